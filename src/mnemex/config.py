@@ -1,0 +1,146 @@
+"""Settings: one frozen object built from defaults, an optional TOML file and MNEMEX_* variables."""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+import tomllib
+from dataclasses import dataclass, field, fields
+from pathlib import Path
+from typing import Any, Literal, get_args
+
+import platformdirs
+
+from mnemex.errors import InvalidInputError
+
+DecayCurve = Literal["power_law", "exponential", "two_component"]
+
+
+def default_data_dir() -> Path:
+    """The per-user data directory (platformdirs), where the default store and vault live."""
+    return Path(platformdirs.user_data_dir("mnemex", appauthor=False))
+
+
+@dataclass(frozen=True, slots=True)
+class Settings:
+    """Every tunable of Mnemex; each field can be set as MNEMEX_<FIELD> or in the config file."""
+
+    # Where things live.
+    db: str | None = None
+    data_dir: Path = field(default_factory=default_data_dir)
+    vault_dir: Path | None = None
+
+    # Temporal scoring (temporal/decay.py).
+    decay_curve: DecayCurve = "power_law"
+    half_life_days: float = 3.0  # cortexgraph's default; the power law's t0 is derived from it
+    power_alpha: float = 1.1
+    use_beta: float = 0.6
+    fast_half_life_days: float = 1.0  # two-component curve: 70% fades in days...
+    slow_half_life_days: float = 30.0  # ...30% lingers for weeks
+    fast_weight: float = 0.7
+    danger_zone_low: float = 0.15
+    danger_zone_high: float = 0.35
+    review_blend: float = 0.0  # share of search slots given to danger-zone memories (0 = off)
+
+    # Lifecycle.
+    forget_threshold: float = 0.05
+    promote_threshold: float = 0.65
+    promote_min_uses: int = 5
+    promote_window_days: float = 14.0
+    cluster_threshold: float = 0.8
+    cross_domain_jaccard: float = 0.3
+    cross_domain_boost: float = 0.05
+    touch_boost: float = 0.1
+
+    # Search.
+    temporal_weight: float = 0.15  # share of a hit's score that comes from its temporal score
+    lexical_candidates: int = 100
+    common_term_df: float = 0.2  # query terms in more than this share of memories are dropped
+
+    # Limits on input (InvalidInputError names the field and the limit).
+    max_content_chars: int = 50_000
+    max_tags: int = 32
+    max_tag_chars: int = 64
+    max_entities: int = 64
+    max_entity_chars: int = 200
+    max_meta_bytes: int = 16_384
+    max_query_chars: int = 4_000
+    max_k: int = 1_000
+    max_batch: int = 10_000
+
+    # Store.
+    busy_timeout_ms: int = 30_000
+
+    @property
+    def vault_path(self) -> Path:
+        """The Markdown vault promoted memories are written to."""
+        return self.vault_dir if self.vault_dir is not None else self.data_dir / "vault"
+
+    @property
+    def default_db_path(self) -> Path:
+        """The embedded default store: one SQLite file in the user data directory."""
+        return self.data_dir / "mnemex.db"
+
+    def replace(self, **changes: Any) -> Settings:
+        """A copy with some fields changed (validated like the originals)."""
+        return _validated(dataclasses.replace(self, **changes))
+
+    @classmethod
+    def load(cls, env: dict[str, str] | None = None, **overrides: Any) -> Settings:
+        """Defaults, TOML file (MNEMEX_CONFIG), MNEMEX_* variables, then overrides."""
+        env = dict(os.environ) if env is None else env
+        values: dict[str, Any] = {}
+        config_file = env.get("MNEMEX_CONFIG")
+        if config_file:
+            with open(config_file, "rb") as handle:
+                table = tomllib.load(handle)
+            values.update({key: _coerce(key, value) for key, value in table.items()})
+        for spec in fields(cls):
+            raw = env.get(f"MNEMEX_{spec.name.upper()}")
+            if raw is not None and raw != "":
+                values[spec.name] = _coerce(spec.name, raw)
+        values.update(overrides)
+        unknown = set(values) - {spec.name for spec in fields(cls)}
+        if unknown:
+            raise InvalidInputError(sorted(unknown)[0], "unknown setting")
+        return _validated(cls(**values))
+
+
+_TYPES: dict[str, Any] = {
+    spec.name: spec.type for spec in fields(Settings)
+}  # annotations are strings under `from __future__ import annotations`
+
+
+def _coerce(name: str, raw: Any) -> Any:
+    kind = _TYPES.get(name)
+    if kind is None:
+        raise InvalidInputError(name, "unknown setting")
+    if not isinstance(raw, str):
+        return Path(raw) if "Path" in str(kind) and raw is not None else raw
+    try:
+        if kind == "float":
+            return float(raw)
+        if kind == "int":
+            return int(raw)
+        if kind == "bool":
+            return raw.strip().lower() in {"1", "true", "yes", "on"}
+        if "Path" in str(kind):
+            return Path(raw).expanduser()
+    except ValueError as exc:
+        raise InvalidInputError(name, f"cannot parse {raw!r} as {kind}") from exc
+    return raw
+
+
+def _validated(settings: Settings) -> Settings:
+    if settings.decay_curve not in get_args(DecayCurve):
+        raise InvalidInputError("decay_curve", f"must be one of {', '.join(get_args(DecayCurve))}")
+    for name in ("half_life_days", "fast_half_life_days", "slow_half_life_days", "power_alpha"):
+        if getattr(settings, name) <= 0:
+            raise InvalidInputError(name, "must be positive", limit=0)
+    if not 0 <= settings.fast_weight <= 1:
+        raise InvalidInputError("fast_weight", "must be within [0, 1]", limit=1)
+    if not 0 <= settings.temporal_weight <= 1:
+        raise InvalidInputError("temporal_weight", "must be within [0, 1]", limit=1)
+    if not 0 <= settings.review_blend <= 0.5:
+        raise InvalidInputError("review_blend", "must be within [0, 0.5]", limit=0.5)
+    return settings

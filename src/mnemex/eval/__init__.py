@@ -1,0 +1,1 @@
+"""Benchmarks and evaluations (`mnemex bench`, `mnemex eval`): every README figure is made here."""

@@ -1,0 +1,1 @@
+"""The knowledge graph kept beside the memories: entities, aliases and typed relations."""

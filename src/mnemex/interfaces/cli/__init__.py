@@ -1,0 +1,14 @@
+"""The `mnemex` command line: a thin layer over MemoryStore (Typer + Rich, `--json` on reads)."""
+
+from __future__ import annotations
+
+from mnemex.interfaces.cli import bench, data, lifecycle, memories, server
+from mnemex.interfaces.cli._app import app
+
+__all__ = ["app", "main"]
+_COMMAND_MODULES = (bench, data, lifecycle, memories, server)
+
+
+def main() -> None:
+    """Console-script entry point."""
+    app()

@@ -1,0 +1,99 @@
+"""Shared CLI plumbing: the Typer app, global options, output and the one error mapping."""
+
+from __future__ import annotations
+
+import functools
+import json
+import sys
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from typing import Any
+
+import typer
+from rich.console import Console
+
+from mnemex.errors import InvalidInputError, MnemexError
+from mnemex.models import to_jsonable
+
+app = typer.Typer(
+    name="mnemex",
+    help="Mnemex: a local-first temporal memory engine for LLM agents.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+)
+console = Console()
+err_console = Console(stderr=True)
+
+
+@dataclass
+class Options:
+    """Global options given before the command (or through MNEMEX_DB / MNEMEX_TENANT)."""
+
+    db: str | None = None
+    tenant: str = "default"
+
+
+OPTIONS = Options()
+
+
+@app.callback()
+def _global(
+    db: str | None = typer.Option(
+        None, "--db", envvar="MNEMEX_DB", help="Store: a SQLite path or ':memory:'."
+    ),
+    tenant: str = typer.Option("default", "--tenant", envvar="MNEMEX_TENANT", help="Tenant."),
+) -> None:
+    """Mnemex: a local-first temporal memory engine for LLM agents."""
+    OPTIONS.db = db
+    OPTIONS.tenant = tenant
+
+
+@contextmanager
+def open_store() -> Iterator[Any]:
+    """The store named by the global options; errors become CLI errors in `run`."""
+    import mnemex
+
+    store = mnemex.open(OPTIONS.db, tenant=OPTIONS.tenant)
+    try:
+        yield store
+    finally:
+        store.close()
+
+
+def emit(value: Any, as_json: bool, render: Callable[[Any], None] | None = None) -> None:
+    """Print a result: JSON when asked (or when no renderer exists), else the Rich rendering."""
+    if as_json or render is None:
+        sys.stdout.write(json.dumps(to_jsonable(value), ensure_ascii=False, indent=2) + "\n")
+    else:
+        render(value)
+
+
+def fail(exc: MnemexError, as_json: bool) -> None:
+    """The CLI's one error mapping: a message (or the JSON error body) and a non-zero exit."""
+    if as_json:
+        sys.stdout.write(json.dumps({"error": exc.to_dict()}, ensure_ascii=False) + "\n")
+    else:
+        err_console.print(f"[red]error[/red] ({exc.code}): {exc.message}")
+    raise typer.Exit(2 if isinstance(exc, InvalidInputError) else 1)
+
+
+JSON_OPTION = typer.Option(False, "--json", help="Print JSON instead of a table.")
+
+
+def command(*names: str, **kwargs: Any) -> Callable[[Callable[..., None]], Callable[..., None]]:
+    """Register a command whose MnemexErrors all go through `fail` (the one error mapping)."""
+
+    def register(func: Callable[..., None]) -> Callable[..., None]:
+        @functools.wraps(func)
+        def wrapper(*args: Any, **inner: Any) -> None:
+            try:
+                func(*args, **inner)
+            except MnemexError as exc:
+                fail(exc, bool(inner.get("as_json", False)))
+
+        app.command(*names, **kwargs)(wrapper)
+        return wrapper
+
+    return register

@@ -1,0 +1,73 @@
+"""CLI commands on the whole store: stats, export, import."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Any
+
+import typer
+from rich.progress import Progress
+
+from mnemex.interfaces.cli._app import JSON_OPTION, command, console, emit, open_store
+
+
+@command("stats")
+def stats(as_json: bool = JSON_OPTION) -> None:
+    """Counts, score distribution and configuration."""
+    with open_store() as store:
+        result = store.stats()
+
+    def render(s: dict[str, Any]) -> None:
+        memories = s["memories"]
+        console.print(
+            f"tenant {s['tenant']}: {memories['total']} memories "
+            + ", ".join(f"{k} {v}" for k, v in memories.items() if k != "total")
+        )
+        console.print(
+            f"entities {s['entities']}, relations {s['relations']}, facts {s['facts']}, "
+            f"open reviews {s['open_reviews']}"
+        )
+        score = s["score"]
+        console.print(
+            f"mean score {score['mean']:.3f}; {score['danger_zone']} in the danger zone, "
+            f"{score['below_forget_threshold']} below the forget threshold ({s['decay_curve']})"
+        )
+        console.print(f"store: {s['store']['backend']} {s['store']['location']}")
+
+    emit(result, as_json, render)
+
+
+@command("export")
+def export(
+    output: Path | None = typer.Argument(None, help="File to write (default: standard output)."),
+) -> None:
+    """Export this tenant as JSONL (lossless: timestamps, use counts, status, history)."""
+    with open_store() as store:
+        if output is None:
+            for line in store.export():
+                sys.stdout.write(line + "\n")
+            return
+        with output.open("w", encoding="utf-8") as handle:
+            count = 0
+            for line in store.export():
+                handle.write(line + "\n")
+                count += 1
+    console.print(f"wrote {count - 1} records to {output}", highlight=False)
+
+
+@command("import")
+def import_(
+    source: Path = typer.Argument(..., help="A JSONL file written by `mnemex export`."),
+    as_json: bool = JSON_OPTION,
+) -> None:
+    """Import a JSONL export into this tenant, all or nothing (existing ids are skipped)."""
+    lines = source.read_text(encoding="utf-8").splitlines()
+    with open_store() as store, Progress(console=console, transient=True, disable=as_json) as bar:
+        task = bar.add_task("importing", total=max(len(lines) - 1, 0))
+        counts = store.import_lines(lines, progress=lambda n: bar.advance(task, n))
+    emit(
+        counts,
+        as_json,
+        lambda c: console.print(f"imported {c['imported']}, skipped {c['skipped']}"),
+    )

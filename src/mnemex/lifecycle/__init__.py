@@ -1,0 +1,1 @@
+"""Memory lifecycle: forgetting (gc), promotion to a Markdown vault, clustering, consolidation."""

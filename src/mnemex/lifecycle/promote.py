@@ -1,0 +1,74 @@
+"""Promotion: lasting memories become Markdown notes in a vault, one note per memory."""
+
+from __future__ import annotations
+
+import re
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from mnemex.clock import MICROS_PER_DAY, to_micros
+from mnemex.config import Settings
+from mnemex.models import Memory
+
+_SLUG = re.compile(r"[^a-z0-9]+")
+_WIKILINK_UNSAFE = re.compile(r"[\[\]|#^]")
+
+
+def qualifies(memory: Memory, score: float, now: datetime, settings: Settings) -> bool:
+    """Lasting: strong and used at least once, or used often in a short time.
+
+    A fresh memory that was never used does not qualify, however high its initial strength.
+    """
+    if memory.use_count >= 1 and score >= settings.promote_threshold:
+        return True
+    age_days = (to_micros(now) - to_micros(memory.created_at)) / MICROS_PER_DAY
+    return (
+        memory.use_count >= settings.promote_min_uses and age_days <= settings.promote_window_days
+    )
+
+
+def note_name(memory: Memory) -> str:
+    """A stable, readable file name: the first words of the memory and the end of its id."""
+    slug = _SLUG.sub("-", memory.content.casefold())[:48].strip("-") or "memory"
+    return f"{slug}-{memory.id[-8:]}.md"
+
+
+def render_note(memory: Memory, score: float) -> str:
+    """The note: YAML front matter (written by a YAML library), the text, and entity wikilinks."""
+    front: dict[str, Any] = {
+        "id": memory.id,
+        "created": memory.created_at.isoformat(),
+        "observed": memory.observed_at.isoformat() if memory.observed_at else None,
+        "tags": list(memory.tags),
+        "entities": list(memory.entities),
+        "strength": round(memory.strength, 3),
+        "use_count": memory.use_count,
+        "score_at_promotion": round(score, 4),
+        "source": memory.source,
+    }
+    lines = [
+        "---",
+        yaml.safe_dump(front, sort_keys=False, allow_unicode=True).rstrip("\n"),
+        "---",
+        "",
+        memory.content.rstrip(),
+        "",
+    ]
+    links = [_WIKILINK_UNSAFE.sub(" ", name).strip() for name in memory.entities]
+    links = [link for link in links if link]
+    if links:
+        lines += ["## Entities", "", " ".join(f"[[{link}]]" for link in links), ""]
+    return "\n".join(lines)
+
+
+def write_note(memory: Memory, score: float, vault: Path) -> Path:
+    """Write (or rewrite) the memory's note atomically and return its path."""
+    vault.mkdir(parents=True, exist_ok=True)
+    path = vault / note_name(memory)
+    temporary = path.with_suffix(".md.tmp")
+    temporary.write_text(render_note(memory, score), encoding="utf-8")
+    temporary.replace(path)
+    return path

@@ -1,0 +1,285 @@
+"""Plain typed records returned by the Python API, and their JSON form."""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+import time
+from dataclasses import dataclass, field
+from datetime import datetime
+from enum import StrEnum
+from pathlib import Path
+from typing import Any, Literal
+
+_CROCKFORD = "0123456789ABCDEFGHJKMNPQRSTVWXYZ"
+
+
+def new_id(prefix: str) -> str:
+    """A sortable id: prefix + 48-bit millisecond time + 80 random bits, Crockford base32."""
+    value = (int(time.time() * 1000) << 80) | int.from_bytes(os.urandom(10), "big")
+    chars = []
+    for _ in range(26):
+        value, digit = divmod(value, 32)
+        chars.append(_CROCKFORD[digit])
+    return f"{prefix}_{''.join(reversed(chars)).lower()}"
+
+
+class MemoryStatus(StrEnum):
+    """Where a memory is in its life: searchable (active, promoted) or set aside."""
+
+    ACTIVE = "active"
+    PROMOTED = "promoted"
+    ARCHIVED = "archived"
+    DELETED = "deleted"
+
+
+LIVE_STATUSES = (MemoryStatus.ACTIVE.value, MemoryStatus.PROMOTED.value)
+SaveAction = Literal["created", "superseded", "unchanged", "duplicate"]
+
+
+@dataclass(slots=True)
+class Memory:
+    """One remembered piece of text with its temporal state; `score` is computed when read."""
+
+    id: str
+    content: str
+    tags: list[str]
+    entities: list[str]
+    strength: float
+    source: str | None
+    context: str | None
+    meta: dict[str, Any]
+    created_at: datetime
+    updated_at: datetime
+    observed_at: datetime | None
+    last_used: datetime
+    use_count: int
+    review_count: int
+    last_review: datetime | None
+    status: str
+    content_hash: str
+    vault_path: str | None = None
+    superseded_by: str | None = None
+    tenant: str = "default"
+    score: float = 0.0
+
+
+@dataclass(slots=True)
+class SaveResult:
+    """What `save` did: the memory, and what the engine decided or filled in on its own."""
+
+    id: str
+    memory: Memory
+    action: SaveAction = "created"
+    superseded: list[str] = field(default_factory=list)
+    duplicate_of: str | None = None
+    enrichment: dict[str, Any] = field(default_factory=dict)
+    facts: list[Fact] = field(default_factory=list)
+
+
+@dataclass(slots=True)
+class ChannelScore:
+    """One retrieval channel's opinion of a hit (rank is 1-based)."""
+
+    rank: int
+    score: float
+
+
+@dataclass(slots=True)
+class SearchHit:
+    """A memory found by `search`, its fused score and, with `explain=True`, each channel's part."""
+
+    memory: Memory
+    score: float
+    channels: dict[str, ChannelScore] = field(default_factory=dict)
+
+
+@dataclass(slots=True)
+class Recall:
+    """Memories recalled for a prompt and the text block ready to inject into an agent's context."""
+
+    hits: list[SearchHit]
+    block: str
+
+
+@dataclass(slots=True)
+class Entity:
+    """A person, project, tool or place that memories mention."""
+
+    id: str
+    name: str
+    category: str | None
+    aliases: list[str]
+    tags: list[str]
+    summary: str | None
+    details: dict[str, Any]
+    strength: float
+    created_at: datetime
+    updated_at: datetime
+    expired_at: datetime | None = None
+    tenant: str = "default"
+
+
+@dataclass(slots=True)
+class Relation:
+    """A typed edge between two nodes (entities or memories), with the memory that stated it."""
+
+    id: str
+    from_kind: str
+    from_id: str
+    to_kind: str
+    to_id: str
+    type: str
+    strength: float
+    source_memory: str | None
+    created_at: datetime
+    valid_from: datetime | None = None
+    valid_to: datetime | None = None
+    expired_at: datetime | None = None
+    meta: dict[str, Any] = field(default_factory=dict)
+    tenant: str = "default"
+
+
+@dataclass(slots=True)
+class GraphNode:
+    """A node of a graph answer: an entity or a memory, with a short label."""
+
+    id: str
+    kind: str
+    label: str
+    category: str | None = None
+
+
+@dataclass(slots=True)
+class Graph:
+    """The neighbourhood of an entity, `depth` hops out."""
+
+    nodes: list[GraphNode]
+    edges: list[Relation]
+
+
+@dataclass(slots=True)
+class Fact:
+    """One value of one (subject, relation) key in the bi-temporal ledger."""
+
+    id: str
+    subject: str
+    subject_id: str
+    relation: str
+    object: str
+    object_id: str | None
+    statement: str
+    temporal_form: str
+    observed_at: datetime
+    valid_from: datetime
+    valid_to: datetime | None
+    recorded_at: datetime
+    status: str
+    superseded_by: str | None
+    memory_id: str | None
+    confidence: float = 1.0
+    tenant: str = "default"
+
+
+@dataclass(slots=True)
+class Review:
+    """An uncertain decision the engine left to a person: supersede, conflict, merge or alias."""
+
+    id: str
+    kind: str
+    payload: dict[str, Any]
+    confidence: float
+    status: str
+    created_at: datetime
+    resolved_at: datetime | None = None
+    resolution: str | None = None
+    tenant: str = "default"
+
+
+@dataclass(slots=True)
+class Analysis:
+    """What `analyze` found in a message and what it recommends doing with it."""
+
+    action: str = "NONE"
+    intent: str = "NONE"
+    confidence: float = 0.0
+    probabilities: dict[str, float] = field(default_factory=dict)
+    save_request: bool = False
+    recall_request: bool = False
+    importance_marker: bool = False
+    entities: list[dict[str, Any]] = field(default_factory=list)
+    tags: list[str] = field(default_factory=list)
+    strength: float = 1.0
+    relations: list[dict[str, Any]] = field(default_factory=list)
+    duplicate_of: str | None = None
+    reasoning: str = ""
+
+
+@dataclass(slots=True)
+class ScoredMemory:
+    """A memory with the score that put it on a lifecycle list."""
+
+    id: str
+    preview: str
+    score: float
+    use_count: int
+
+
+@dataclass(slots=True)
+class GcReport:
+    """Memories below the forget threshold, and whether they were archived (or deleted) now."""
+
+    dry_run: bool
+    hard: bool
+    threshold: float
+    candidates: list[ScoredMemory]
+    affected: int
+
+
+@dataclass(slots=True)
+class PromoteReport:
+    """Memories that qualify for the vault and the notes written for them."""
+
+    dry_run: bool
+    candidates: list[ScoredMemory]
+    notes: dict[str, str]
+
+
+@dataclass(slots=True)
+class Cluster:
+    """Similar memories; the id is derived from the members, so the same input gives the same id."""
+
+    id: str
+    member_ids: list[str]
+    cohesion: float
+    previews: list[str]
+
+
+@dataclass(slots=True)
+class ConsolidateResult:
+    """The merged memory a cluster becomes (a preview when `dry_run`)."""
+
+    cluster_id: str
+    dry_run: bool
+    content: str
+    tags: list[str]
+    entities: list[str]
+    source_ids: list[str]
+    memory_id: str | None = None
+
+
+def to_jsonable(value: Any) -> Any:
+    """Records, datetimes and paths as JSON-ready values (times as ISO 8601 UTC)."""
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return {
+            spec.name: to_jsonable(getattr(value, spec.name)) for spec in dataclasses.fields(value)
+        }
+    if isinstance(value, datetime):
+        return value.isoformat()
+    if isinstance(value, Path):
+        return str(value)
+    if isinstance(value, dict):
+        return {str(key): to_jsonable(item) for key, item in value.items()}
+    if isinstance(value, list | tuple | set | frozenset):
+        return [to_jsonable(item) for item in value]
+    return value

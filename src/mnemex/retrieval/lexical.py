@@ -1,0 +1,97 @@
+"""The lexical channel: user text -> plain search terms -> FTS5 BM25, with no query syntax at all.
+
+Words are cut the way FTS5's unicode61 tokenizer cuts them (letters and digits; everything else,
+quotes, `*`, parentheses, emoji, separates), so `AND`, `NEAR(` or a stray quote are only words.
+"""
+
+from __future__ import annotations
+
+import re
+import threading
+from collections.abc import Sequence
+
+from mnemex.store.base import MemoryFilter, Tx
+
+_WORD = re.compile(r"[^\W_]+", re.UNICODE)
+MAX_TERMS = 32
+
+# Function words that carry no topic; dropped from queries unless nothing else is left.
+STOPWORDS = frozenset(
+    """
+    a about above after again against all am an and any are as at be because been before being
+    below between both but by can could did do does doing down during each few for from further
+    had has have having he her here hers herself him himself his how i if in into is it its
+    itself just me more most my myself no nor not now of off on once only or other our ours
+    ourselves out over own same she should so some such than that the their theirs them
+    themselves then there these they this those through to too under until up very was we were
+    what when where which while who whom why will with would you your yours yourself yourselves
+    s t d ll m re ve don doesn didn isn wasn weren aren won ever also get got let may might must
+    shall us
+    """.split()
+)
+
+
+def words(text: str) -> list[str]:
+    """Lowercased words of `text` as the index sees them."""
+    return [word.casefold() for word in _WORD.findall(text)]
+
+
+def query_terms(text: str) -> list[str]:
+    """Distinct content words of a query, in order; only stopwords if that is all there is."""
+    seen: list[str] = []
+    for word in words(text):
+        if word not in seen:
+            seen.append(word)
+    content = [word for word in seen if word not in STOPWORDS]
+    return (content or seen)[:MAX_TERMS]
+
+
+class TermStats:
+    """Cached document frequencies of query terms: the rarity BM25 weighting and pruning need."""
+
+    def __init__(self, max_entries: int = 50_000) -> None:
+        self._cache: dict[str, int] = {}
+        self._generation = -1
+        self._lock = threading.Lock()
+        self._max = max_entries
+
+    def frequencies(self, tx: Tx, terms: Sequence[str], cap: int, generation: int) -> list[int]:
+        """df of each term, counted up to `cap`; the cache resets when the corpus grew notably."""
+        with self._lock:
+            if generation != self._generation or len(self._cache) > self._max:
+                self._cache.clear()
+                self._generation = generation
+            result = []
+            for term in terms:
+                df = self._cache.get(term)
+                if df is None:
+                    df = tx.term_frequency(term, cap)
+                    self._cache[term] = df
+                result.append(df)
+            return result
+
+
+def prune_common(terms: Sequence[str], dfs: Sequence[int], limit: int) -> list[str]:
+    """Drop terms found in more than `limit` rows, unless that would drop every term."""
+    kept = [term for term, df in zip(terms, dfs, strict=True) if df <= limit]
+    return kept or list(terms)
+
+
+def search(
+    tx: Tx,
+    stats: TermStats,
+    text: str,
+    *,
+    limit: int,
+    flt: MemoryFilter,
+    corpus_size: int,
+    common_share: float,
+    generation: int,
+) -> list[tuple[str, float]]:
+    """BM25 hits (id, score) for `text`, very common terms pruned so cost stays flat with size."""
+    terms = query_terms(text)
+    if not terms:
+        return []
+    cutoff = max(50, int(corpus_size * common_share))
+    dfs = stats.frequencies(tx, terms, cutoff + 1, generation)
+    return tx.lexical_search(prune_common(terms, dfs, cutoff), limit, flt)

@@ -1,0 +1,111 @@
+"""The search pipeline: filters -> channels -> fused ranking -> records (behind `search()`)."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from datetime import datetime
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from mnemex.clock import MICROS_PER_DAY, to_micros
+from mnemex.models import ChannelScore, SearchHit
+from mnemex.retrieval import lexical
+from mnemex.store.base import MemoryFilter, Tx
+
+if TYPE_CHECKING:
+    from mnemex.service import MemoryStore
+
+
+@dataclass(frozen=True, slots=True)
+class SearchRequest:
+    """A checked search: what to look for and which memories may answer."""
+
+    text: str
+    k: int
+    tags: tuple[str, ...] = ()
+    entity: str | None = None
+    statuses: tuple[str, ...] = ("active", "promoted")
+    since: datetime | None = None
+    as_of: datetime | None = None
+    include_history: bool = False
+    context: str | None = None
+    explain: bool = False
+
+
+def memory_filter(tx: Tx, request: SearchRequest) -> MemoryFilter | None:
+    """The store filter for a request; None when it can match nothing (an unknown entity)."""
+    entity_ids: tuple[str, ...] = ()
+    if request.entity:
+        found = tx.find_entity(request.entity)
+        if found is None:
+            return None
+        entity_ids = (found.id,)
+    return MemoryFilter(
+        statuses=request.statuses,
+        tags=request.tags,
+        entity_ids=entity_ids,
+        since=None if request.since is None else to_micros(request.since),
+        until=None if request.as_of is None else to_micros(request.as_of),
+        include_superseded=request.include_history or request.as_of is not None,
+    )
+
+
+def generation(size: int) -> int:
+    """A coarse corpus-size bucket: term statistics caches reset when it changes (~10% growth)."""
+    return int(math.log(size + 1) / math.log(1.1))
+
+
+def run_search(
+    store: MemoryStore, tx: Tx, request: SearchRequest, now: datetime
+) -> list[SearchHit]:
+    """BM25 candidates blended with temporal scores; the top `k` as hits."""
+    flt = memory_filter(tx, request)
+    if flt is None:
+        return []
+    settings = store.settings
+    size = tx.index_size()
+    candidates = lexical.search(
+        tx,
+        store.engine.term_stats,
+        request.text,
+        limit=max(settings.lexical_candidates, 3 * request.k),
+        flt=flt,
+        corpus_size=size,
+        common_share=settings.common_term_df,
+        generation=generation(size),
+    )
+    if not candidates:
+        return []
+    ids = [memory_id for memory_id, _ in candidates]
+    relevance = np.array([score for _, score in candidates], dtype=np.float64)
+    relevance = relevance / max(float(relevance.max()), 1e-9)
+    temporal = tx.temporal_of(ids)
+    now_us = to_micros(now)
+    uses = np.array([temporal[i][0] for i in ids], dtype=np.float64)
+    days = np.array([(now_us - temporal[i][1]) / MICROS_PER_DAY for i in ids])
+    strengths = np.array([temporal[i][2] for i in ids], dtype=np.float64)
+    scores = store.decay.scores(uses, days, strengths)
+    squashed = scores / (1.0 + scores)  # bounded in [0, 1) so it can blend with relevance
+    weight = settings.temporal_weight
+    fused = (1.0 - weight) * relevance + weight * squashed
+    order = np.argsort(-fused, kind="stable")[: request.k]
+    chosen = [ids[i] for i in order]
+    records = tx.get_memories(chosen)
+    temporal_rank = np.empty(len(ids), dtype=np.int64)
+    temporal_rank[np.argsort(-scores, kind="stable")] = np.arange(1, len(ids) + 1)
+    hits = []
+    for index in order:
+        memory = records[ids[index]]
+        memory.score = float(scores[index])
+        channels = {}
+        if request.explain:
+            channels = {
+                "bm25": ChannelScore(rank=int(index) + 1, score=float(candidates[index][1])),
+                "temporal": ChannelScore(
+                    rank=int(temporal_rank[index]), score=float(scores[index])
+                ),
+            }
+        hits.append(SearchHit(memory=memory, score=float(fused[index]), channels=channels))
+    return hits

@@ -1,0 +1,782 @@
+"""MemoryStore: the one facade. Every interface (CLI, MCP, REST, hooks) calls it, nothing else."""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from contextlib import AbstractContextManager
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+from types import TracebackType
+from typing import Any
+
+from mnemex import limits
+from mnemex.clock import MICROS_PER_DAY, Clock, parse_time, system_clock, to_micros
+from mnemex.config import Settings
+from mnemex.errors import InvalidInputError, NotFoundError
+from mnemex.graph.neighbourhood import neighbourhood
+from mnemex.lifecycle import gc as gc_mod
+from mnemex.lifecycle import promote as promote_mod
+from mnemex.lifecycle.cluster import cluster_id, group, lexical_vectors
+from mnemex.lifecycle.consolidate import merge_text, union
+from mnemex.models import (
+    LIVE_STATUSES,
+    Cluster,
+    ConsolidateResult,
+    Entity,
+    GcReport,
+    Graph,
+    Memory,
+    MemoryStatus,
+    PromoteReport,
+    Recall,
+    Relation,
+    SaveResult,
+    ScoredMemory,
+    SearchHit,
+    new_id,
+)
+from mnemex.retrieval import lexical
+from mnemex.retrieval.search import SearchRequest, run_search
+from mnemex.store import jsonl
+from mnemex.store.base import Backend, MemoryFilter, Tx
+from mnemex.temporal.decay import MAX_STRENGTH, Decay
+
+_SAVE_FIELDS = frozenset(
+    {
+        "content",
+        "tags",
+        "entities",
+        "strength",
+        "source",
+        "context",
+        "meta",
+        "observed_at",
+        "subject",
+        "relation",
+        "value",
+        "skip_duplicate",
+    }
+)
+_UPDATE_FIELDS = frozenset(
+    {"content", "tags", "entities", "strength", "source", "context", "meta", "observed_at"}
+)
+
+
+@dataclass(slots=True)
+class Draft:
+    """A memory being saved: checked input plus what the engine fills in before writing."""
+
+    content: str
+    tags: list[str]
+    entities: list[str]
+    strength: float
+    source: str | None
+    context: str | None
+    meta: dict[str, Any]
+    observed_at: datetime | None
+    subject: str | None
+    relation: str | None
+    value: str | None
+    skip_duplicate: bool
+    content_hash: str
+    enrichment: dict[str, Any] = field(default_factory=dict)
+
+
+class Engine:
+    """State shared by every tenant view of one backend: settings, clock, caches and locks."""
+
+    def __init__(self, backend: Backend, settings: Settings, clock: Clock) -> None:
+        self.backend = backend
+        self.settings = settings
+        self.clock = clock
+        self.decay = Decay.from_settings(settings)
+        self.term_stats = lexical.TermStats()
+        self.lock = threading.RLock()
+
+
+class MemoryStore:
+    """A tenant's view of a store: save, search, recall, lifecycle and bookkeeping."""
+
+    def __init__(
+        self,
+        backend: Backend,
+        settings: Settings | None = None,
+        *,
+        tenant: str = "default",
+        clock: Clock | None = None,
+        _engine: Engine | None = None,
+    ) -> None:
+        self.tenant = limits.check_text(tenant, "tenant", 64)
+        self.engine = _engine or Engine(backend, settings or Settings.load(), clock or system_clock)
+        self._owner = _engine is None
+
+    # -- plumbing -----------------------------------------------------------------------------
+
+    @property
+    def settings(self) -> Settings:
+        """The settings this store runs with."""
+        return self.engine.settings
+
+    @property
+    def decay(self) -> Decay:
+        """The configured forgetting curve (the only one used anywhere)."""
+        return self.engine.decay
+
+    @property
+    def backend(self) -> Backend:
+        """The storage backend behind this store."""
+        return self.engine.backend
+
+    def now(self) -> datetime:
+        """The store's clock (injectable for tests and simulations)."""
+        return self.engine.clock()
+
+    def for_tenant(self, tenant: str) -> MemoryStore:
+        """A view of the same store for another tenant; closing it leaves the store open."""
+        return MemoryStore(self.backend, tenant=tenant, _engine=self.engine)
+
+    def _read(self) -> AbstractContextManager[Tx]:
+        return self.backend.read(self.tenant)
+
+    def _write(self) -> AbstractContextManager[Tx]:
+        return self.backend.write(self.tenant)
+
+    def _score(self, memory: Memory, now_us: int) -> float:
+        days = (now_us - to_micros(memory.last_used)) / MICROS_PER_DAY
+        return self.decay.score(memory.use_count, days, memory.strength)
+
+    def _scored(self, memory: Memory, now_us: int) -> Memory:
+        memory.score = self._score(memory, now_us)
+        return memory
+
+    def _require(self, tx: Tx, memory_id: str) -> Memory:
+        limits.check_text(memory_id, "id", 100)
+        memory = tx.get_memories([memory_id]).get(memory_id)
+        if memory is None:
+            raise NotFoundError("memory", memory_id)
+        return memory
+
+    # -- writing ------------------------------------------------------------------------------
+
+    def _draft(self, item: dict[str, Any], field_prefix: str = "") -> Draft:
+        settings = self.settings
+        unknown = set(item) - _SAVE_FIELDS
+        if unknown:
+            raise InvalidInputError(f"{field_prefix}{sorted(unknown)[0]}", "unknown field")
+        content = limits.check_text(
+            item.get("content"), f"{field_prefix}content", settings.max_content_chars
+        )
+        strength = item.get("strength")
+        key_parts = [item.get(name) for name in ("subject", "relation", "value")]
+        if any(part is not None for part in key_parts) and not all(
+            part is not None for part in key_parts
+        ):
+            raise InvalidInputError(
+                f"{field_prefix}subject", "subject, relation and value go together"
+            )
+        observed = item.get("observed_at")
+        return Draft(
+            content=content,
+            tags=limits.check_tags(item.get("tags"), settings, f"{field_prefix}tags"),
+            entities=limits.check_entities(
+                item.get("entities"), settings, f"{field_prefix}entities"
+            ),
+            strength=1.0
+            if strength is None
+            else limits.check_strength(strength, f"{field_prefix}strength"),
+            source=limits.check_optional_text(item.get("source"), f"{field_prefix}source", 500),
+            context=limits.check_optional_text(
+                item.get("context"), f"{field_prefix}context", settings.max_content_chars
+            ),
+            meta=limits.check_meta(item.get("meta"), settings, f"{field_prefix}meta"),
+            observed_at=None
+            if observed is None
+            else parse_time(observed, f"{field_prefix}observed_at"),
+            subject=limits.check_optional_text(key_parts[0], f"{field_prefix}subject", 200),
+            relation=limits.check_optional_text(key_parts[1], f"{field_prefix}relation", 200),
+            value=limits.check_optional_text(key_parts[2], f"{field_prefix}value", 2_000),
+            skip_duplicate=bool(item.get("skip_duplicate", False)),
+            content_hash=limits.content_hash(content),
+        )
+
+    def _write_draft(self, tx: Tx, draft: Draft, now: datetime) -> SaveResult:
+        now_us = to_micros(now)
+        duplicates = tx.find_by_hash(draft.content_hash)
+        if duplicates and draft.skip_duplicate:
+            existing = tx.get_memories([duplicates[0]])[duplicates[0]]
+            return SaveResult(
+                id=existing.id,
+                memory=self._scored(existing, now_us),
+                action="duplicate",
+                duplicate_of=existing.id,
+                enrichment=draft.enrichment,
+            )
+        memory = Memory(
+            id=new_id("mem"),
+            tenant=self.tenant,
+            content=draft.content,
+            content_hash=draft.content_hash,
+            tags=draft.tags,
+            entities=draft.entities,
+            strength=draft.strength,
+            source=draft.source,
+            context=draft.context,
+            meta=draft.meta,
+            created_at=now,
+            updated_at=now,
+            observed_at=draft.observed_at,
+            last_used=now,
+            use_count=0,
+            review_count=0,
+            last_review=None,
+            status=MemoryStatus.ACTIVE.value,
+        )
+        tx.insert_memory(memory)
+        self._link_entities(tx, memory.id, draft.entities, now_us)
+        tx.log_event("save", now_us, memory.id, {"hash": draft.content_hash[:16]})
+        result = SaveResult(id=memory.id, memory=self._scored(memory, now_us))
+        if duplicates:
+            result.action = "duplicate"
+            result.duplicate_of = duplicates[0]
+        result.enrichment = draft.enrichment
+        return result
+
+    def _link_entities(self, tx: Tx, memory_id: str, names: Sequence[str], now_us: int) -> None:
+        ids = [tx.upsert_entity(name, now=now_us)[0] for name in names]
+        tx.link_entities(memory_id, ids)
+
+    def save(
+        self,
+        content: str,
+        *,
+        tags: Sequence[str] | None = None,
+        entities: Sequence[str] | None = None,
+        strength: float | None = None,
+        source: str | None = None,
+        context: str | None = None,
+        meta: dict[str, Any] | None = None,
+        observed_at: datetime | str | None = None,
+        subject: str | None = None,
+        relation: str | None = None,
+        value: str | None = None,
+        skip_duplicate: bool = False,
+    ) -> SaveResult:
+        """Remember `content`. A duplicate is stored and marked unless `skip_duplicate`."""
+        item = {
+            "content": content,
+            "tags": tags,
+            "entities": entities,
+            "strength": strength,
+            "source": source,
+            "context": context,
+            "meta": meta,
+            "observed_at": observed_at,
+            "subject": subject,
+            "relation": relation,
+            "value": value,
+            "skip_duplicate": skip_duplicate,
+        }
+        return self.save_many([item])[0]
+
+    def save_many(self, items: Iterable[dict[str, Any]]) -> list[SaveResult]:
+        """Save several memories in one transaction; all are checked before any is written."""
+        items = list(items)
+        if len(items) > self.settings.max_batch:
+            raise InvalidInputError(
+                "items", f"{len(items)} items, over the limit", limit=self.settings.max_batch
+            )
+        drafts = []
+        for index, item in enumerate(items):
+            if not isinstance(item, dict):
+                raise InvalidInputError(f"items[{index}]", "must be an object")
+            prefix = f"items[{index}]." if len(items) > 1 else ""
+            drafts.append(self._draft(item, prefix))
+        now = self.now()
+        with self._write() as tx:
+            results = [self._write_draft(tx, draft, now) for draft in drafts]
+        return results
+
+    def get(self, memory_id: str) -> Memory:
+        """One memory by id (any status), with its score as of now."""
+        with self._read() as tx:
+            memory = self._require(tx, memory_id)
+        return self._scored(memory, to_micros(self.now()))
+
+    def update(self, memory_id: str, **fields: Any) -> Memory:
+        """Change some of a memory's fields (content, tags, entities, strength, meta, ...)."""
+        unknown = set(fields) - _UPDATE_FIELDS
+        if unknown:
+            raise InvalidInputError(sorted(unknown)[0], "cannot be updated")
+        settings = self.settings
+        changes: dict[str, Any] = {}
+        if "content" in fields:
+            changes["content"] = limits.check_text(
+                fields["content"], "content", settings.max_content_chars
+            )
+            changes["content_hash"] = limits.content_hash(changes["content"])
+        if "tags" in fields:
+            changes["tags"] = limits.check_tags(fields["tags"], settings)
+        if "entities" in fields:
+            changes["entities"] = limits.check_entities(fields["entities"], settings)
+        if "strength" in fields:
+            changes["strength"] = limits.check_strength(fields["strength"])
+        if "source" in fields:
+            changes["source"] = limits.check_optional_text(fields["source"], "source", 500)
+        if "context" in fields:
+            changes["context"] = limits.check_optional_text(
+                fields["context"], "context", settings.max_content_chars
+            )
+        if "meta" in fields:
+            changes["meta"] = limits.check_meta(fields["meta"], settings)
+        if "observed_at" in fields:
+            observed = fields["observed_at"]
+            changes["observed_at"] = (
+                None if observed is None else parse_time(observed, "observed_at")
+            )
+        now = self.now()
+        with self._write() as tx:
+            self._require(tx, memory_id)
+            changes["updated_at"] = now
+            tx.update_memory(memory_id, changes)
+            if "entities" in changes:
+                self._link_entities(tx, memory_id, changes["entities"], to_micros(now))
+            tx.log_event("update", to_micros(now), memory_id, {"fields": sorted(fields)})
+            memory = self._require(tx, memory_id)
+        return self._scored(memory, to_micros(now))
+
+    def _set_status(self, memory_id: str, status: str, event: str) -> Memory:
+        now = self.now()
+        with self._write() as tx:
+            memory = self._require(tx, memory_id)
+            if memory.status != status:
+                tx.update_memory(memory_id, {"status": status, "updated_at": now})
+                tx.log_event(event, to_micros(now), memory_id, {"from": memory.status})
+            memory = self._require(tx, memory_id)
+        return self._scored(memory, to_micros(now))
+
+    def forget(self, memory_id: str, *, hard: bool = False) -> Memory | None:
+        """Soft-delete a memory (restorable); `hard=True` removes it for good and returns None."""
+        if not hard:
+            return self._set_status(memory_id, MemoryStatus.DELETED.value, "forget")
+        now_us = to_micros(self.now())
+        with self._write() as tx:
+            self._require(tx, memory_id)
+            tx.delete_memory(memory_id)
+            tx.log_event("purge", now_us, memory_id, {})
+        return None
+
+    def restore(self, memory_id: str) -> Memory:
+        """Bring back a forgotten or archived memory (promoted again if it has a vault note)."""
+        with self._read() as tx:
+            memory = self._require(tx, memory_id)
+        status = MemoryStatus.PROMOTED.value if memory.vault_path else MemoryStatus.ACTIVE.value
+        return self._set_status(memory_id, status, "restore")
+
+    def touch(self, memory_id: str, *, boost: bool = False) -> Memory:
+        """Count one use now; `boost` also adds strength (+0.1 by default, capped at 2)."""
+        now = self.now()
+        with self._write() as tx:
+            memory = self._require(tx, memory_id)
+            changes: dict[str, Any] = {"use_count": memory.use_count + 1, "last_used": now}
+            if boost:
+                changes["strength"] = min(MAX_STRENGTH, memory.strength + self.settings.touch_boost)
+            tx.update_memory(memory_id, changes)
+            tx.log_event("touch", to_micros(now), memory_id, {"boost": boost})
+            memory = self._require(tx, memory_id)
+        return self._scored(memory, to_micros(now))
+
+    def observe(
+        self, ids: Sequence[str] | str, *, context: str | Sequence[str] | None = None
+    ) -> list[Memory]:
+        """Memories used in a conversation: spaced-repetition reinforcement plus usage learning.
+
+        Each gets +1 use and +1 review; a use outside its usual domain (context tags overlapping
+        its tags by less than the cross-domain Jaccard threshold) adds a little strength.
+        """
+        id_list = [ids] if isinstance(ids, str) else list(ids)
+        if not id_list:
+            raise InvalidInputError("ids", "give at least one memory id")
+        context_tags = set(_context_tags(context))
+        now = self.now()
+        now_us = to_micros(now)
+        settings = self.settings
+        with self._write() as tx:
+            found = tx.get_memories(id_list)
+            missing = [memory_id for memory_id in id_list if memory_id not in found]
+            if missing:
+                raise NotFoundError("memory", missing[0])
+            for memory in found.values():
+                changes: dict[str, Any] = {
+                    "use_count": memory.use_count + 1,
+                    "review_count": memory.review_count + 1,
+                    "last_used": now,
+                    "last_review": now,
+                }
+                tags = set(memory.tags)
+                if context_tags and tags:
+                    jaccard = len(tags & context_tags) / len(tags | context_tags)
+                    if jaccard < settings.cross_domain_jaccard:
+                        changes["strength"] = min(
+                            MAX_STRENGTH, memory.strength + settings.cross_domain_boost
+                        )
+                tx.update_memory(memory.id, changes)
+            tx.record_usage(list(found), used=True, at=now_us)
+            ordered = list(found)
+            tx.add_co_usage(
+                [(a, b) for i, a in enumerate(ordered) for b in ordered[i + 1 :]], now_us
+            )
+            tx.log_event("observe", now_us, None, {"ids": ordered})
+            result = tx.get_memories(ordered)
+        return [self._scored(result[memory_id], now_us) for memory_id in ordered]
+
+    # -- reading ------------------------------------------------------------------------------
+
+    def search(
+        self,
+        query: str,
+        *,
+        k: int = 10,
+        tags: Sequence[str] | None = None,
+        entity: str | None = None,
+        status: str | Sequence[str] | None = None,
+        window_days: float | None = None,
+        as_of: datetime | str | None = None,
+        include_history: bool = False,
+        context: str | None = None,
+        explain: bool = False,
+    ) -> list[SearchHit]:
+        """Memories that match `query`, ranked by relevance blended with their temporal score."""
+        settings = self.settings
+        text = limits.check_text(query, "query", settings.max_query_chars, allow_empty=True)
+        now = self.now()
+        request = SearchRequest(
+            text=text,
+            k=limits.check_k(k, settings),
+            tags=tuple(limits.check_tags(tags, settings)),
+            entity=limits.check_optional_text(entity, "entity", settings.max_entity_chars),
+            statuses=_statuses(status),
+            since=None
+            if window_days is None
+            else now - timedelta(days=limits.check_positive(window_days, "window_days")),
+            as_of=None if as_of is None else parse_time(as_of, "as_of"),
+            include_history=bool(include_history),
+            context=limits.check_optional_text(context, "context", settings.max_content_chars),
+            explain=bool(explain),
+        )
+        with self._read() as tx:
+            hits = run_search(self, tx, request, now)
+        return hits
+
+    def recall(self, prompt: str, *, k: int = 5, context: str | None = None) -> Recall:
+        """Memories for a prompt, and a `<recalled-memory>` block ready to inject into a context."""
+        hits = self.search(prompt, k=k, context=context)
+        if hits:
+            with self._write() as tx:
+                now_us = to_micros(self.now())
+                tx.record_usage([hit.memory.id for hit in hits], used=False, at=now_us)
+                tx.log_event("recall", now_us, None, {"ids": [hit.memory.id for hit in hits]})
+        return Recall(hits=hits, block=recall_block(hits))
+
+    def entities(self, *, limit: int = 100, offset: int = 0) -> list[Entity]:
+        """Known entities, alphabetically, a page at a time."""
+        with self._read() as tx:
+            return tx.list_entities(limit, offset)
+
+    def graph(self, entity: str, *, depth: int = 2) -> Graph:
+        """The entity, the memories mentioning it and the relations around it, `depth` hops out."""
+        limits.check_text(entity, "entity", self.settings.max_entity_chars)
+        if not 1 <= depth <= 4:
+            raise InvalidInputError("depth", "must be within [1, 4]", limit=4)
+        with self._read() as tx:
+            root = tx.find_entity(entity)
+            if root is None:
+                raise NotFoundError("entity", entity)
+            return neighbourhood(tx, root, depth)
+
+    def relate(
+        self,
+        from_entity: str,
+        to_entity: str,
+        relation_type: str,
+        *,
+        strength: float = 1.0,
+        source_memory: str | None = None,
+    ) -> Relation:
+        """Create (or strengthen) a typed edge between two entities, creating them if new."""
+        limits.check_text(from_entity, "from_entity", self.settings.max_entity_chars)
+        limits.check_text(to_entity, "to_entity", self.settings.max_entity_chars)
+        kind = limits.check_text(relation_type, "type", 100)
+        now = self.now()
+        now_us = to_micros(now)
+        with self._write() as tx:
+            a = tx.upsert_entity(from_entity, now=now_us)[0]
+            b = tx.upsert_entity(to_entity, now=now_us)[0]
+            relation = Relation(
+                id=new_id("rel"),
+                from_kind="entity",
+                from_id=a,
+                to_kind="entity",
+                to_id=b,
+                type="_".join(kind.casefold().split()),
+                strength=limits.check_strength(strength),
+                source_memory=source_memory,
+                created_at=now,
+                tenant=self.tenant,
+            )
+            relation.id = tx.insert_relation(relation)
+            tx.log_event("relate", now_us, relation.id, {"type": relation.type})
+        return relation
+
+    def stats(self) -> dict[str, Any]:
+        """Counts, score distribution and configuration at a glance."""
+        now_us = to_micros(self.now())
+        with self._read() as tx:
+            counts = tx.count_memories()
+            rows = tx.temporal_rows(MemoryFilter(statuses=LIVE_STATUSES))
+            tables = tx.table_counts()
+            open_reviews = len(tx.list_reviews("open", 10_000))
+        scores = gc_mod.score_rows(rows, self.decay, now_us)
+        tag_counts: dict[str, int] = {}
+        for row in rows:
+            for tag in row.tags:
+                tag_counts[tag] = tag_counts.get(tag, 0) + 1
+        settings = self.settings
+        return {
+            "tenant": self.tenant,
+            "memories": {"total": sum(counts.values()), **counts},
+            "entities": tables["entities"],
+            "relations": tables["relations"],
+            "facts": tables["facts"],
+            "open_reviews": open_reviews,
+            "score": {
+                "mean": float(scores.mean()) if len(scores) else 0.0,
+                "danger_zone": int(
+                    (
+                        (scores >= settings.danger_zone_low) & (scores <= settings.danger_zone_high)
+                    ).sum()
+                ),
+                "below_forget_threshold": int((scores < settings.forget_threshold).sum()),
+            },
+            "top_tags": sorted(tag_counts.items(), key=lambda item: (-item[1], item[0]))[:10],
+            "decay_curve": settings.decay_curve,
+            "store": self.backend.info(),
+        }
+
+    # -- lifecycle ----------------------------------------------------------------------------
+
+    def gc(self, *, dry_run: bool = True, hard: bool = False) -> GcReport:
+        """Archive memories below the forget threshold (`hard` deletes them); dry run by default."""
+        now_us = to_micros(self.now())
+        with self._write() as tx:
+            report = gc_mod.collect(
+                tx,
+                self.decay,
+                now_us,
+                self.settings.forget_threshold,
+                dry_run=dry_run,
+                hard=hard,
+            )
+            if not dry_run:
+                tx.log_event("gc", now_us, None, {"affected": report.affected, "hard": hard})
+        return report
+
+    def promote(
+        self, memory_id: str | None = None, *, auto: bool = False, dry_run: bool = True
+    ) -> PromoteReport:
+        """Write lasting memories to the Markdown vault: one id, or (`auto`) all that qualify."""
+        if memory_id is None and not auto and not dry_run:
+            raise InvalidInputError(
+                "id", "name a memory, or pass auto=True to promote all that qualify"
+            )
+        now = self.now()
+        now_us = to_micros(now)
+        with self._read() as tx:
+            if memory_id is not None:
+                chosen = [self._scored(self._require(tx, memory_id), now_us)]
+            else:
+                live = tx.iter_memories(MemoryFilter(statuses=(MemoryStatus.ACTIVE.value,)))
+                chosen = [
+                    memory
+                    for memory in (self._scored(m, now_us) for m in live)
+                    if promote_mod.qualifies(memory, memory.score, now, self.settings)
+                ]
+        candidates = [
+            ScoredMemory(m.id, gc_mod.preview(m.content), m.score, m.use_count) for m in chosen
+        ]
+        notes: dict[str, str] = {}
+        if not dry_run:
+            vault = self.settings.vault_path
+            for memory in chosen:
+                path = promote_mod.write_note(memory, memory.score, vault)
+                notes[memory.id] = str(path)
+            with self._write() as tx:
+                for memory_id_, path_text in notes.items():
+                    tx.update_memory(
+                        memory_id_,
+                        {"status": MemoryStatus.PROMOTED.value, "vault_path": path_text},
+                    )
+                    tx.log_event("promote", now_us, memory_id_, {"path": path_text})
+        return PromoteReport(dry_run=dry_run, candidates=candidates, notes=notes)
+
+    def cluster(self, *, threshold: float | None = None, limit: int = 50) -> list[Cluster]:
+        """Groups of similar live memories; ids are stable for the same members."""
+        cut = self.settings.cluster_threshold if threshold is None else threshold
+        if not 0.0 < cut <= 1.0:
+            raise InvalidInputError("threshold", "must be within (0, 1]", limit=1.0)
+        with self._read() as tx:
+            rows = tx.temporal_rows(MemoryFilter(statuses=LIVE_STATUSES))
+        ids = [row.id for row in rows]
+        vectors = self._similarity_vectors(ids, [row.content for row in rows])
+        previews = {row.id: gc_mod.preview(row.content, 60) for row in rows}
+        return [
+            Cluster(cluster_id(members), members, cohesion, [previews[m] for m in members])
+            for members, cohesion in group(ids, vectors, cut)[:limit]
+        ]
+
+    def _similarity_vectors(self, ids: Sequence[str], texts: Sequence[str]) -> Any:
+        """Unit vectors used to compare memories (lexical until an embedding model is on)."""
+        return lexical_vectors(texts)
+
+    def consolidate(
+        self, cluster: str, *, dry_run: bool = True, threshold: float | None = None
+    ) -> ConsolidateResult:
+        """Preview (default) or merge a cluster into one memory with `consolidated_from` links."""
+        limits.check_text(cluster, "cluster_id", 100)
+        match = next(
+            (c for c in self.cluster(threshold=threshold, limit=10_000) if c.id == cluster), None
+        )
+        if match is None:
+            raise NotFoundError("cluster", cluster)
+        now = self.now()
+        with self._write() as tx:
+            found = tx.get_memories(match.member_ids)
+            members = [found[m] for m in match.member_ids if m in found]
+            result = ConsolidateResult(
+                cluster_id=cluster,
+                dry_run=dry_run,
+                content=merge_text(members),
+                tags=union([m.tags for m in members])[: self.settings.max_tags],
+                entities=union([m.entities for m in members])[: self.settings.max_entities],
+                source_ids=[m.id for m in members],
+            )
+            if not dry_run:
+                result.memory_id = self._merge(tx, members, result, now)
+        return result
+
+    def _merge(
+        self, tx: Tx, members: list[Memory], result: ConsolidateResult, now: datetime
+    ) -> str:
+        now_us = to_micros(now)
+        observed = [m.observed_at for m in members if m.observed_at is not None]
+        merged = Memory(
+            id=new_id("mem"),
+            tenant=self.tenant,
+            content=result.content,
+            content_hash=limits.content_hash(result.content),
+            tags=result.tags,
+            entities=result.entities,
+            strength=max(m.strength for m in members),
+            source="consolidation",
+            context=None,
+            meta={"consolidated_from": result.source_ids},
+            created_at=now,
+            updated_at=now,
+            observed_at=min(observed) if observed else None,
+            last_used=max(m.last_used for m in members),
+            use_count=sum(m.use_count for m in members),
+            review_count=sum(m.review_count for m in members),
+            last_review=None,
+            status=MemoryStatus.ACTIVE.value,
+        )
+        tx.insert_memory(merged)
+        self._link_entities(tx, merged.id, merged.entities, now_us)
+        for member in members:
+            tx.insert_relation(
+                Relation(
+                    id=new_id("rel"),
+                    from_kind="memory",
+                    from_id=merged.id,
+                    to_kind="memory",
+                    to_id=member.id,
+                    type="consolidated_from",
+                    strength=1.0,
+                    source_memory=merged.id,
+                    created_at=now,
+                    tenant=self.tenant,
+                )
+            )
+            tx.update_memory(
+                member.id,
+                {
+                    "status": MemoryStatus.ARCHIVED.value,
+                    "meta": {**member.meta, "consolidated_into": merged.id},
+                    "updated_at": now,
+                },
+            )
+        tx.log_event("consolidate", now_us, merged.id, {"from": result.source_ids})
+        return merged.id
+
+    # -- export and lifetime --------------------------------------------------------------------
+
+    def export(self) -> Iterator[str]:
+        """This tenant as JSONL lines (no newlines): lossless, importable with `import_lines`."""
+        with self._read() as tx:
+            yield from jsonl.export_lines(tx)
+
+    def import_lines(
+        self, lines: Iterable[str], progress: Callable[[int], None] | None = None
+    ) -> dict[str, int]:
+        """Import an export into this tenant in one transaction (all or nothing)."""
+        with self._write() as tx:
+            return jsonl.import_lines(tx, lines, progress)
+
+    def close(self) -> None:
+        """Release the store (a tenant view leaves the shared store open)."""
+        if self._owner:
+            self.backend.close()
+
+    def __enter__(self) -> MemoryStore:
+        return self
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        traceback: TracebackType | None,
+    ) -> None:
+        self.close()
+
+
+def _statuses(status: str | Sequence[str] | None) -> tuple[str, ...]:
+    if status is None:
+        return LIVE_STATUSES
+    chosen = [status] if isinstance(status, str) else list(status)
+    valid = {s.value for s in MemoryStatus}
+    for item in chosen:
+        if item not in valid:
+            raise InvalidInputError("status", f"must be one of {', '.join(sorted(valid))}")
+    return tuple(chosen)
+
+
+def _context_tags(context: str | Sequence[str] | None) -> list[str]:
+    if context is None:
+        return []
+    if isinstance(context, str):
+        return [limits.normalize_tag(word) for word in lexical.query_terms(context)]
+    return [limits.normalize_tag(tag) for tag in context if isinstance(tag, str)]
+
+
+def recall_block(hits: Sequence[SearchHit]) -> str:
+    """The text injected into an agent's context: dated, tagged, one memory per line."""
+    if not hits:
+        return ""
+    lines = ["<recalled-memory>"]
+    for hit in hits:
+        memory = hit.memory
+        when = (memory.observed_at or memory.created_at).date().isoformat()
+        tags = f" [{', '.join(memory.tags)}]" if memory.tags else ""
+        text = " ".join(memory.content.split())
+        lines.append(f"- ({when}) {text}{tags} (id: {memory.id})")
+    lines.append("</recalled-memory>")
+    return "\n".join(lines)

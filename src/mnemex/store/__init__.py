@@ -1,0 +1,34 @@
+"""Storage backends behind one Protocol, and the factory that picks one from a target string."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from mnemex.config import Settings
+from mnemex.errors import InvalidInputError
+from mnemex.store.base import Backend, MemoryFilter, Tx
+
+__all__ = ["Backend", "MemoryFilter", "Tx", "open_backend", "resolve_target"]
+
+
+def resolve_target(target: str | os.PathLike[str] | None, settings: Settings) -> str:
+    """The store location: the argument, else MNEMEX_DB (settings.db), else the default file."""
+    if target is None:
+        target = settings.db
+    if target is None:
+        return str(settings.default_db_path)
+    text = os.fspath(target)
+    if text == ":memory:" or text.startswith(("postgresql://", "postgres://")):
+        return text
+    return str(Path(text).expanduser())
+
+
+def open_backend(target: str | os.PathLike[str] | None, settings: Settings) -> Backend:
+    """Open (creating and migrating if needed) the store named by `target`."""
+    location = resolve_target(target, settings)
+    if location.startswith(("postgresql://", "postgres://")):
+        raise InvalidInputError("target", "the PostgreSQL backend is not available in this build")
+    from mnemex.store.sqlite import SqliteBackend
+
+    return SqliteBackend(location, busy_timeout_ms=settings.busy_timeout_ms)

@@ -1,0 +1,272 @@
+"""Entities, aliases, memory-entity links and relations in SQLite (a mixin of SqliteTx)."""
+
+from __future__ import annotations
+
+import json
+import re
+import unicodedata
+from collections.abc import Sequence
+from typing import Any
+
+from mnemex.clock import from_micros, to_micros
+from mnemex.models import Entity, Relation, new_id
+
+ENTITY_COLUMNS = (
+    "id, tenant, name, category, aliases, tags, summary, details, strength, created_at, "
+    "updated_at, expired_at"
+)
+RELATION_COLUMNS = (
+    "id, tenant, from_kind, from_id, to_kind, to_id, type, strength, source_memory, created_at, "
+    "valid_from, valid_to, expired_at, meta"
+)
+_ENTITY_UPDATABLE = {"name", "category", "tags", "summary", "details", "strength", "expired_at"}
+_SPACES = re.compile(r"\s+")
+
+
+def normalize_name(name: str) -> str:
+    """The case- and accent-insensitive key of an entity name ("  Neo Vim " -> "neo vim")."""
+    folded = unicodedata.normalize("NFKC", name).casefold().strip()
+    return _SPACES.sub(" ", folded)
+
+
+def entity_from_row(row: Sequence[Any]) -> Entity:
+    """An Entity from a row selected with ENTITY_COLUMNS."""
+    return Entity(
+        id=row[0],
+        tenant=row[1],
+        name=row[2],
+        category=row[3],
+        aliases=json.loads(row[4]),
+        tags=json.loads(row[5]),
+        summary=row[6],
+        details=json.loads(row[7]),
+        strength=row[8],
+        created_at=from_micros(row[9]),
+        updated_at=from_micros(row[10]),
+        expired_at=None if row[11] is None else from_micros(row[11]),
+    )
+
+
+def relation_from_row(row: Sequence[Any]) -> Relation:
+    """A Relation from a row selected with RELATION_COLUMNS."""
+    return Relation(
+        id=row[0],
+        tenant=row[1],
+        from_kind=row[2],
+        from_id=row[3],
+        to_kind=row[4],
+        to_id=row[5],
+        type=row[6],
+        strength=row[7],
+        source_memory=row[8],
+        created_at=from_micros(row[9]),
+        valid_from=None if row[10] is None else from_micros(row[10]),
+        valid_to=None if row[11] is None else from_micros(row[11]),
+        expired_at=None if row[12] is None else from_micros(row[12]),
+        meta=json.loads(row[13]),
+    )
+
+
+class GraphRows:
+    """Entity and relation methods of SqliteTx."""
+
+    conn: Any
+    tenant: str
+
+    def _writable(self) -> None:
+        raise NotImplementedError
+
+    def _entity_id_for(self, norm: str) -> str | None:
+        row = self.conn.execute(
+            "SELECT id FROM entities WHERE tenant = ? AND norm = ?", (self.tenant, norm)
+        ).fetchone()
+        if row is None:
+            row = self.conn.execute(
+                "SELECT entity_id FROM entity_aliases WHERE tenant = ? AND alias_norm = ?",
+                (self.tenant, norm),
+            ).fetchone()
+        return None if row is None else str(row[0])
+
+    def upsert_entity(
+        self, name: str, *, category: str | None = None, now: int
+    ) -> tuple[str, bool]:
+        """The id of the entity called `name` (or one of its aliases), creating it if new."""
+        self._writable()
+        norm = normalize_name(name)
+        existing = self._entity_id_for(norm)
+        if existing is not None:
+            if category:
+                self.conn.execute(
+                    "UPDATE entities SET category = ?, updated_at = ? "
+                    "WHERE id = ? AND category IS NULL",
+                    (category, now, existing),
+                )
+            return existing, False
+        entity_id = new_id("ent")
+        self.conn.execute(
+            f"INSERT INTO entities ({ENTITY_COLUMNS}, norm) "
+            "VALUES (?, ?, ?, ?, '[]', '[]', NULL, '{}', 1.0, ?, ?, NULL, ?)",
+            (entity_id, self.tenant, name.strip(), category, now, now, norm),
+        )
+        return entity_id, True
+
+    def find_entity(self, name: str) -> Entity | None:
+        """The entity called `name` or aliased so, ignoring case and accents."""
+        entity_id = self._entity_id_for(normalize_name(name))
+        if entity_id is None:
+            return None
+        return self.get_entities([entity_id]).get(entity_id)
+
+    def get_entities(self, ids: Sequence[str]) -> dict[str, Entity]:
+        """Entities by id."""
+        unique = list(dict.fromkeys(ids))
+        found: dict[str, Entity] = {}
+        for start in range(0, len(unique), 500):
+            chunk = unique[start : start + 500]
+            rows = self.conn.execute(
+                f"SELECT {ENTITY_COLUMNS} FROM entities WHERE +tenant = ? "
+                f"AND id IN ({','.join('?' * len(chunk))})",
+                (self.tenant, *chunk),
+            ).fetchall()
+            found.update((row[0], entity_from_row(row)) for row in rows)
+        return found
+
+    def update_entity(self, entity_id: str, fields: dict[str, Any]) -> bool:
+        """Set some columns of one entity (renames keep the key in step)."""
+        self._writable()
+        unknown = set(fields) - _ENTITY_UPDATABLE
+        if unknown:
+            raise ValueError(f"not updatable: {sorted(unknown)}")
+        values: dict[str, Any] = {}
+        for name, value in fields.items():
+            if name in {"tags", "details"}:
+                values[name] = json.dumps(value, ensure_ascii=False)
+            elif name == "expired_at":
+                values[name] = None if value is None else to_micros(value)
+            else:
+                values[name] = value
+        if "name" in values:
+            values["norm"] = normalize_name(values["name"])
+        if not values:
+            return False
+        names = sorted(values)
+        cursor = self.conn.execute(
+            f"UPDATE entities SET {', '.join(f'{n} = ?' for n in names)} "
+            "WHERE tenant = ? AND id = ?",
+            (*(values[n] for n in names), self.tenant, entity_id),
+        )
+        return bool(cursor.rowcount)
+
+    def add_alias(self, entity_id: str, alias: str) -> bool:
+        """Make `alias` find the entity; False when the alias already names something."""
+        self._writable()
+        norm = normalize_name(alias)
+        if self._entity_id_for(norm) is not None:
+            return False
+        self.conn.execute(
+            "INSERT INTO entity_aliases (tenant, alias_norm, entity_id) VALUES (?, ?, ?)",
+            (self.tenant, norm, entity_id),
+        )
+        row = self.conn.execute(
+            "SELECT aliases FROM entities WHERE tenant = ? AND id = ?", (self.tenant, entity_id)
+        ).fetchone()
+        aliases = json.loads(row[0]) if row else []
+        aliases.append(alias.strip())
+        self.conn.execute(
+            "UPDATE entities SET aliases = ? WHERE tenant = ? AND id = ?",
+            (json.dumps(aliases, ensure_ascii=False), self.tenant, entity_id),
+        )
+        return True
+
+    def link_entities(self, memory_id: str, entity_ids: Sequence[str]) -> None:
+        """Make the memory's entity links exactly `entity_ids`."""
+        self._writable()
+        self.conn.execute(
+            "DELETE FROM memory_entities WHERE tenant = ? AND memory_id = ?",
+            (self.tenant, memory_id),
+        )
+        self.conn.executemany(
+            "INSERT OR IGNORE INTO memory_entities (tenant, memory_id, entity_id) VALUES (?, ?, ?)",
+            [(self.tenant, memory_id, entity_id) for entity_id in entity_ids],
+        )
+
+    def _pairs(self, column: str, other: str, ids: Sequence[str]) -> dict[str, list[str]]:
+        result: dict[str, list[str]] = {}
+        unique = list(dict.fromkeys(ids))
+        for start in range(0, len(unique), 500):
+            chunk = unique[start : start + 500]
+            rows = self.conn.execute(
+                f"SELECT {column}, {other} FROM memory_entities WHERE +tenant = ? "
+                f"AND {column} IN ({','.join('?' * len(chunk))})",
+                (self.tenant, *chunk),
+            ).fetchall()
+            for key, value in rows:
+                result.setdefault(key, []).append(value)
+        return result
+
+    def memory_entity_ids(self, memory_ids: Sequence[str]) -> dict[str, list[str]]:
+        """Entity ids mentioned by each memory."""
+        return self._pairs("memory_id", "entity_id", memory_ids)
+
+    def entity_memory_ids(self, entity_ids: Sequence[str]) -> dict[str, list[str]]:
+        """Memory ids mentioning each entity."""
+        return self._pairs("entity_id", "memory_id", entity_ids)
+
+    def insert_relation(self, relation: Relation) -> str:
+        """Add an edge, or strengthen the live edge of the same type between the same nodes."""
+        self._writable()
+        row = self.conn.execute(
+            "SELECT id FROM relations WHERE tenant = ? AND from_id = ? AND to_id = ? AND type = ? "
+            "AND expired_at IS NULL",
+            (self.tenant, relation.from_id, relation.to_id, relation.type),
+        ).fetchone()
+        if row is not None:
+            self.conn.execute(
+                "UPDATE relations SET strength = min(2.0, max(strength, ?)) WHERE id = ?",
+                (relation.strength, row[0]),
+            )
+            return str(row[0])
+        self.conn.execute(
+            f"INSERT INTO relations ({RELATION_COLUMNS}) VALUES ({','.join('?' * 14)})",
+            (
+                relation.id,
+                self.tenant,
+                relation.from_kind,
+                relation.from_id,
+                relation.to_kind,
+                relation.to_id,
+                relation.type,
+                relation.strength,
+                relation.source_memory,
+                to_micros(relation.created_at),
+                None if relation.valid_from is None else to_micros(relation.valid_from),
+                None if relation.valid_to is None else to_micros(relation.valid_to),
+                None if relation.expired_at is None else to_micros(relation.expired_at),
+                json.dumps(relation.meta, ensure_ascii=False, sort_keys=True),
+            ),
+        )
+        return relation.id
+
+    def relations_of(self, node_ids: Sequence[str]) -> list[Relation]:
+        """Live edges touching any of the nodes."""
+        unique = list(dict.fromkeys(node_ids))
+        found: dict[str, Relation] = {}
+        for start in range(0, len(unique), 400):
+            chunk = unique[start : start + 400]
+            marks = ",".join("?" * len(chunk))
+            rows = self.conn.execute(
+                f"SELECT {RELATION_COLUMNS} FROM relations WHERE tenant = ? "
+                f"AND expired_at IS NULL AND (from_id IN ({marks}) OR to_id IN ({marks}))",
+                (self.tenant, *chunk, *chunk),
+            ).fetchall()
+            found.update((row[0], relation_from_row(row)) for row in rows)
+        return list(found.values())
+
+    def list_entities(self, limit: int, offset: int) -> list[Entity]:
+        """Entities by name, a page at a time."""
+        rows = self.conn.execute(
+            f"SELECT {ENTITY_COLUMNS} FROM entities WHERE tenant = ? "
+            "ORDER BY norm LIMIT ? OFFSET ?",
+            (self.tenant, limit, offset),
+        ).fetchall()
+        return [entity_from_row(row) for row in rows]

@@ -1,0 +1,227 @@
+"""Facts and reviews in SQLite (a mixin of SqliteTx)."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from typing import Any
+
+from mnemex.clock import from_micros, to_micros
+from mnemex.models import Fact, Review
+
+FACT_COLUMNS = (
+    "id, tenant, subject, subject_id, relation, object, object_id, statement, temporal_form, "
+    "observed_at, valid_from, valid_to, recorded_at, status, superseded_by, memory_id, confidence"
+)
+REVIEW_COLUMNS = (
+    "id, tenant, kind, payload, confidence, status, created_at, resolved_at, resolution"
+)
+_FACT_UPDATABLE = {
+    "status",
+    "superseded_by",
+    "valid_from",
+    "valid_to",
+    "object",
+    "object_id",
+    "relation",
+    "subject",
+    "subject_id",
+    "confidence",
+    "memory_id",
+    "temporal_form",
+}
+_FACT_TIMES = {"valid_from", "valid_to"}
+
+
+def fact_from_row(row: Sequence[Any]) -> Fact:
+    """A Fact from a row selected with FACT_COLUMNS."""
+    return Fact(
+        id=row[0],
+        tenant=row[1],
+        subject=row[2],
+        subject_id=row[3],
+        relation=row[4],
+        object=row[5],
+        object_id=row[6],
+        statement=row[7],
+        temporal_form=row[8],
+        observed_at=from_micros(row[9]),
+        valid_from=from_micros(row[10]),
+        valid_to=None if row[11] is None else from_micros(row[11]),
+        recorded_at=from_micros(row[12]),
+        status=row[13],
+        superseded_by=row[14],
+        memory_id=row[15],
+        confidence=row[16],
+    )
+
+
+def review_from_row(row: Sequence[Any]) -> Review:
+    """A Review from a row selected with REVIEW_COLUMNS."""
+    return Review(
+        id=row[0],
+        tenant=row[1],
+        kind=row[2],
+        payload=json.loads(row[3]),
+        confidence=row[4],
+        status=row[5],
+        created_at=from_micros(row[6]),
+        resolved_at=None if row[7] is None else from_micros(row[7]),
+        resolution=row[8],
+    )
+
+
+class LedgerRows:
+    """Fact and review methods of SqliteTx."""
+
+    conn: Any
+    tenant: str
+
+    def _writable(self) -> None:
+        raise NotImplementedError
+
+    def insert_fact(self, fact: Fact) -> None:
+        """Insert a fact; a second active value for a key fails on the unique partial index."""
+        self._writable()
+        self.conn.execute(
+            f"INSERT INTO facts ({FACT_COLUMNS}) VALUES ({','.join('?' * 17)})",
+            (
+                fact.id,
+                self.tenant,
+                fact.subject,
+                fact.subject_id,
+                fact.relation,
+                fact.object,
+                fact.object_id,
+                fact.statement,
+                fact.temporal_form,
+                to_micros(fact.observed_at),
+                to_micros(fact.valid_from),
+                None if fact.valid_to is None else to_micros(fact.valid_to),
+                to_micros(fact.recorded_at),
+                fact.status,
+                fact.superseded_by,
+                fact.memory_id,
+                fact.confidence,
+            ),
+        )
+
+    def update_fact(self, fact_id: str, fields: dict[str, Any]) -> bool:
+        """Set some columns of one fact."""
+        self._writable()
+        unknown = set(fields) - _FACT_UPDATABLE
+        if unknown:
+            raise ValueError(f"not updatable: {sorted(unknown)}")
+        if not fields:
+            return False
+        names = sorted(fields)
+        values = [
+            (to_micros(fields[n]) if fields[n] is not None else None)
+            if n in _FACT_TIMES
+            else fields[n]
+            for n in names
+        ]
+        cursor = self.conn.execute(
+            f"UPDATE facts SET {', '.join(f'{n} = ?' for n in names)} WHERE tenant = ? AND id = ?",
+            (*values, self.tenant, fact_id),
+        )
+        return bool(cursor.rowcount)
+
+    def get_fact(self, fact_id: str) -> Fact | None:
+        """One fact by id."""
+        row = self.conn.execute(
+            f"SELECT {FACT_COLUMNS} FROM facts WHERE tenant = ? AND id = ?", (self.tenant, fact_id)
+        ).fetchone()
+        return None if row is None else fact_from_row(row)
+
+    def facts_for_key(self, subject_id: str | None, relation: str | None) -> list[Fact]:
+        """Every fact (any status) of a subject, a relation, or both, by valid_from then record."""
+        clauses, params = ["tenant = ?"], [self.tenant]
+        if subject_id is not None:
+            clauses.append("subject_id = ?")
+            params.append(subject_id)
+        if relation is not None:
+            clauses.append("relation = ?")
+            params.append(relation)
+        rows = self.conn.execute(
+            f"SELECT {FACT_COLUMNS} FROM facts WHERE {' AND '.join(clauses)} "
+            "ORDER BY subject, relation, valid_from, recorded_at, seq",
+            params,
+        ).fetchall()
+        return [fact_from_row(row) for row in rows]
+
+    def facts_for_memories(self, memory_ids: Sequence[str]) -> dict[str, list[Fact]]:
+        """Facts stated by each memory."""
+        result: dict[str, list[Fact]] = {}
+        unique = list(dict.fromkeys(memory_ids))
+        for start in range(0, len(unique), 500):
+            chunk = unique[start : start + 500]
+            rows = self.conn.execute(
+                f"SELECT {FACT_COLUMNS} FROM facts WHERE +tenant = ? "
+                f"AND memory_id IN ({','.join('?' * len(chunk))})",
+                (self.tenant, *chunk),
+            ).fetchall()
+            for row in rows:
+                fact = fact_from_row(row)
+                result.setdefault(str(fact.memory_id), []).append(fact)
+        return result
+
+    def insert_review(self, review: Review) -> None:
+        """Queue a decision for a person."""
+        self._writable()
+        self.conn.execute(
+            f"INSERT INTO reviews ({REVIEW_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (
+                review.id,
+                self.tenant,
+                review.kind,
+                json.dumps(review.payload, ensure_ascii=False, sort_keys=True),
+                review.confidence,
+                review.status,
+                to_micros(review.created_at),
+                None if review.resolved_at is None else to_micros(review.resolved_at),
+                review.resolution,
+            ),
+        )
+
+    def update_review(self, review_id: str, fields: dict[str, Any]) -> bool:
+        """Resolve or amend a review."""
+        self._writable()
+        allowed = {"status", "resolved_at", "resolution", "payload"}
+        if set(fields) - allowed:
+            raise ValueError(f"not updatable: {sorted(set(fields) - allowed)}")
+        values: dict[str, Any] = dict(fields)
+        if values.get("resolved_at") is not None:
+            values["resolved_at"] = to_micros(values["resolved_at"])
+        if "payload" in values:
+            values["payload"] = json.dumps(values["payload"], ensure_ascii=False, sort_keys=True)
+        names = sorted(values)
+        cursor = self.conn.execute(
+            f"UPDATE reviews SET {', '.join(f'{n} = ?' for n in names)} "
+            "WHERE tenant = ? AND id = ?",
+            (*(values[n] for n in names), self.tenant, review_id),
+        )
+        return bool(cursor.rowcount)
+
+    def get_review(self, review_id: str) -> Review | None:
+        """One review by id."""
+        row = self.conn.execute(
+            f"SELECT {REVIEW_COLUMNS} FROM reviews WHERE tenant = ? AND id = ?",
+            (self.tenant, review_id),
+        ).fetchone()
+        return None if row is None else review_from_row(row)
+
+    def list_reviews(self, status: str | None, limit: int) -> list[Review]:
+        """Reviews, oldest first, optionally of one status."""
+        if status is None:
+            rows = self.conn.execute(
+                f"SELECT {REVIEW_COLUMNS} FROM reviews WHERE tenant = ? ORDER BY seq LIMIT ?",
+                (self.tenant, limit),
+            ).fetchall()
+        else:
+            rows = self.conn.execute(
+                f"SELECT {REVIEW_COLUMNS} FROM reviews WHERE tenant = ? AND status = ? "
+                "ORDER BY seq LIMIT ?",
+                (self.tenant, status, limit),
+            ).fetchall()
+        return [review_from_row(row) for row in rows]

@@ -1,0 +1,302 @@
+"""Numbered SQLite schema migrations, each in one transaction with its bookkeeping row.
+
+A migration is a small function of a connection. `apply` is idempotent: it reads the applied
+versions inside `BEGIN IMMEDIATE`, so processes opening a new file at once migrate it exactly once.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from mnemex.errors import StorageError
+
+Connection = Any  # a sqlean connection; sqlean ships no type hints
+
+
+def run_script(conn: Connection, script: str) -> None:
+    """Run SQL statements one by one inside the caller's transaction.
+
+    `executescript` would commit the open transaction first, breaking one-migration-one-transaction.
+    """
+    import sqlean
+
+    statement = ""
+    for line in script.splitlines(keepends=True):
+        statement += line
+        if sqlean.complete_statement(statement):
+            if statement.strip():
+                conn.execute(statement)
+            statement = ""
+    if statement.strip():
+        raise StorageError("incomplete SQL statement in a migration", statement=statement[:200])
+
+
+def _m001_core(conn: Connection) -> None:
+    """Memories with FTS5, entities, relations, facts, reviews, events, usage, embeddings."""
+    run_script(
+        conn,
+        """
+        CREATE TABLE memories (
+            seq INTEGER PRIMARY KEY,
+            id TEXT NOT NULL UNIQUE,
+            tenant TEXT NOT NULL,
+            content TEXT NOT NULL,
+            content_hash TEXT NOT NULL,
+            tags TEXT NOT NULL DEFAULT '[]',
+            entities TEXT NOT NULL DEFAULT '[]',
+            strength REAL NOT NULL DEFAULT 1.0 CHECK (strength >= 0 AND strength <= 2),
+            source TEXT,
+            context TEXT,
+            meta TEXT NOT NULL DEFAULT '{}',
+            created_at INTEGER NOT NULL,
+            updated_at INTEGER NOT NULL,
+            observed_at INTEGER,
+            last_used INTEGER NOT NULL,
+            use_count INTEGER NOT NULL DEFAULT 0,
+            review_count INTEGER NOT NULL DEFAULT 0,
+            last_review INTEGER,
+            status TEXT NOT NULL DEFAULT 'active'
+                CHECK (status IN ('active', 'promoted', 'archived', 'deleted')),
+            vault_path TEXT,
+            superseded_by TEXT
+        );
+        CREATE INDEX memories_tenant_status ON memories (tenant, status, last_used);
+        CREATE INDEX memories_tenant_hash ON memories (tenant, content_hash);
+        CREATE INDEX memories_tenant_created ON memories (tenant, created_at);
+
+        CREATE VIRTUAL TABLE memories_fts USING fts5 (
+            content, tags, entities,
+            content = 'memories', content_rowid = 'seq',
+            tokenize = 'porter unicode61 remove_diacritics 2'
+        );
+
+        -- Every change another process (or another store object) must notice: vector index,
+        -- graph and caches read it forward from the last sequence number they saw.
+        CREATE TABLE change_log (
+            seq INTEGER PRIMARY KEY AUTOINCREMENT,
+            tenant TEXT NOT NULL,
+            memory_id TEXT NOT NULL,
+            op TEXT NOT NULL
+        );
+
+        CREATE TRIGGER memories_ai AFTER INSERT ON memories BEGIN
+            INSERT INTO memories_fts (rowid, content, tags, entities)
+                VALUES (new.seq, new.content, new.tags, new.entities);
+            INSERT INTO change_log (tenant, memory_id, op) VALUES (new.tenant, new.id, 'insert');
+        END;
+        CREATE TRIGGER memories_ad AFTER DELETE ON memories BEGIN
+            INSERT INTO memories_fts (memories_fts, rowid, content, tags, entities)
+                VALUES ('delete', old.seq, old.content, old.tags, old.entities);
+            INSERT INTO change_log (tenant, memory_id, op) VALUES (old.tenant, old.id, 'delete');
+        END;
+        CREATE TRIGGER memories_au_text AFTER UPDATE OF content, tags, entities ON memories BEGIN
+            INSERT INTO memories_fts (memories_fts, rowid, content, tags, entities)
+                VALUES ('delete', old.seq, old.content, old.tags, old.entities);
+            INSERT INTO memories_fts (rowid, content, tags, entities)
+                VALUES (new.seq, new.content, new.tags, new.entities);
+        END;
+        CREATE TRIGGER memories_au_log
+            AFTER UPDATE OF content, tags, entities, status, superseded_by ON memories BEGIN
+            INSERT INTO change_log (tenant, memory_id, op) VALUES (new.tenant, new.id, 'update');
+        END;
+
+        CREATE TABLE entities (
+            seq INTEGER PRIMARY KEY,
+            id TEXT NOT NULL UNIQUE,
+            tenant TEXT NOT NULL,
+            name TEXT NOT NULL,
+            norm TEXT NOT NULL,
+            category TEXT,
+            aliases TEXT NOT NULL DEFAULT '[]',
+            tags TEXT NOT NULL DEFAULT '[]',
+            summary TEXT,
+            details TEXT NOT NULL DEFAULT '{}',
+            strength REAL NOT NULL DEFAULT 1.0,
+            created_at INTEGER NOT NULL,
+            updated_at INTEGER NOT NULL,
+            expired_at INTEGER
+        );
+        CREATE UNIQUE INDEX entities_tenant_norm ON entities (tenant, norm);
+
+        CREATE TABLE entity_aliases (
+            tenant TEXT NOT NULL,
+            alias_norm TEXT NOT NULL,
+            entity_id TEXT NOT NULL REFERENCES entities (id) ON DELETE CASCADE,
+            PRIMARY KEY (tenant, alias_norm)
+        );
+        CREATE INDEX entity_aliases_entity ON entity_aliases (entity_id);
+
+        CREATE TABLE memory_entities (
+            tenant TEXT NOT NULL,
+            memory_id TEXT NOT NULL REFERENCES memories (id) ON DELETE CASCADE,
+            entity_id TEXT NOT NULL REFERENCES entities (id) ON DELETE CASCADE,
+            PRIMARY KEY (memory_id, entity_id)
+        );
+        CREATE INDEX memory_entities_entity ON memory_entities (entity_id);
+
+        CREATE TABLE relations (
+            seq INTEGER PRIMARY KEY,
+            id TEXT NOT NULL UNIQUE,
+            tenant TEXT NOT NULL,
+            from_kind TEXT NOT NULL CHECK (from_kind IN ('entity', 'memory')),
+            from_id TEXT NOT NULL,
+            to_kind TEXT NOT NULL CHECK (to_kind IN ('entity', 'memory')),
+            to_id TEXT NOT NULL,
+            type TEXT NOT NULL,
+            strength REAL NOT NULL DEFAULT 1.0,
+            source_memory TEXT,
+            created_at INTEGER NOT NULL,
+            valid_from INTEGER,
+            valid_to INTEGER,
+            expired_at INTEGER,
+            meta TEXT NOT NULL DEFAULT '{}'
+        );
+        CREATE INDEX relations_from ON relations (tenant, from_id);
+        CREATE INDEX relations_to ON relations (tenant, to_id);
+        CREATE UNIQUE INDEX relations_live_edge ON relations (tenant, from_id, to_id, type)
+            WHERE expired_at IS NULL;
+
+        CREATE TABLE facts (
+            seq INTEGER PRIMARY KEY,
+            id TEXT NOT NULL UNIQUE,
+            tenant TEXT NOT NULL,
+            subject_id TEXT NOT NULL REFERENCES entities (id),
+            subject TEXT NOT NULL,
+            relation TEXT NOT NULL,
+            object TEXT NOT NULL,
+            object_id TEXT,
+            statement TEXT NOT NULL,
+            temporal_form TEXT NOT NULL DEFAULT 'unknown'
+                CHECK (temporal_form IN ('ongoing', 'completed', 'habitual', 'unknown')),
+            observed_at INTEGER NOT NULL,
+            valid_from INTEGER NOT NULL,
+            valid_to INTEGER,
+            recorded_at INTEGER NOT NULL,
+            status TEXT NOT NULL DEFAULT 'active'
+                CHECK (status IN ('active', 'superseded', 'pending', 'archived', 'deleted')),
+            superseded_by TEXT,
+            memory_id TEXT,
+            confidence REAL NOT NULL DEFAULT 1.0,
+            meta TEXT NOT NULL DEFAULT '{}'
+        );
+        -- The ledger's core promise, enforced by the store: one current value per key.
+        CREATE UNIQUE INDEX facts_one_active ON facts (tenant, subject_id, relation)
+            WHERE status = 'active';
+        CREATE INDEX facts_key ON facts (tenant, subject_id, relation, valid_from);
+        CREATE INDEX facts_memory ON facts (memory_id);
+
+        CREATE TABLE reviews (
+            seq INTEGER PRIMARY KEY,
+            id TEXT NOT NULL UNIQUE,
+            tenant TEXT NOT NULL,
+            kind TEXT NOT NULL CHECK (kind IN ('supersede', 'conflict', 'merge', 'alias')),
+            payload TEXT NOT NULL DEFAULT '{}',
+            confidence REAL NOT NULL DEFAULT 0.0,
+            status TEXT NOT NULL DEFAULT 'open'
+                CHECK (status IN ('open', 'approved', 'rejected')),
+            created_at INTEGER NOT NULL,
+            resolved_at INTEGER,
+            resolution TEXT
+        );
+        CREATE INDEX reviews_tenant_status ON reviews (tenant, status, created_at);
+
+        CREATE TABLE events (
+            seq INTEGER PRIMARY KEY,
+            id TEXT NOT NULL UNIQUE,
+            tenant TEXT NOT NULL,
+            kind TEXT NOT NULL,
+            at INTEGER NOT NULL,
+            subject_id TEXT,
+            payload TEXT NOT NULL DEFAULT '{}'
+        );
+        CREATE INDEX events_tenant_kind ON events (tenant, kind, at);
+
+        CREATE TABLE usage (
+            memory_id TEXT PRIMARY KEY REFERENCES memories (id) ON DELETE CASCADE,
+            tenant TEXT NOT NULL,
+            retrieved INTEGER NOT NULL DEFAULT 0,
+            used INTEGER NOT NULL DEFAULT 0,
+            last_retrieved INTEGER,
+            last_used INTEGER
+        );
+        CREATE TABLE co_usage (
+            tenant TEXT NOT NULL,
+            a TEXT NOT NULL,
+            b TEXT NOT NULL,
+            count INTEGER NOT NULL DEFAULT 0,
+            last_at INTEGER NOT NULL,
+            PRIMARY KEY (tenant, a, b)
+        );
+        CREATE INDEX co_usage_b ON co_usage (tenant, b);
+
+        CREATE TABLE embeddings (
+            memory_id TEXT PRIMARY KEY REFERENCES memories (id) ON DELETE CASCADE,
+            tenant TEXT NOT NULL,
+            model TEXT NOT NULL,
+            content_hash TEXT NOT NULL,
+            dim INTEGER NOT NULL,
+            vector BLOB NOT NULL
+        );
+        CREATE INDEX embeddings_hash ON embeddings (model, content_hash);
+        """,
+    )
+
+
+def _m002_tokens(conn: Connection) -> None:
+    """API tokens: only a hash is kept; each token belongs to one tenant."""
+    run_script(
+        conn,
+        """
+        CREATE TABLE tokens (
+            id TEXT PRIMARY KEY,
+            tenant TEXT NOT NULL,
+            name TEXT,
+            token_hash TEXT NOT NULL UNIQUE,
+            created_at INTEGER NOT NULL,
+            last_used INTEGER,
+            revoked_at INTEGER
+        );
+        CREATE INDEX tokens_tenant ON tokens (tenant);
+        """,
+    )
+
+
+MIGRATIONS: list[tuple[int, str, Callable[[Connection], None]]] = [
+    (1, "core", _m001_core),
+    (2, "tokens", _m002_tokens),
+]
+
+
+def apply(conn: Connection, now_micros: int) -> list[int]:
+    """Apply every migration this file lacks; return the versions applied by this call."""
+    applied: list[int] = []
+    conn.execute(
+        "CREATE TABLE IF NOT EXISTS schema_migrations ("
+        "version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at INTEGER NOT NULL)"
+    )
+    latest = MIGRATIONS[-1][0]
+    for version, name, migrate in MIGRATIONS:
+        conn.execute("BEGIN IMMEDIATE")
+        try:
+            done = conn.execute(
+                "SELECT 1 FROM schema_migrations WHERE version = ?", (version,)
+            ).fetchone()
+            if done is None:
+                migrate(conn)
+                conn.execute(
+                    "INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)",
+                    (version, name, now_micros),
+                )
+                applied.append(version)
+            conn.execute("COMMIT")
+        except BaseException:
+            conn.execute("ROLLBACK")
+            raise
+    newest = conn.execute("SELECT max(version) FROM schema_migrations").fetchone()[0]
+    if newest is not None and newest > latest:
+        raise StorageError(
+            f"the store's schema (version {newest}) is newer than this Mnemex (version {latest})",
+            version=newest,
+        )
+    return applied

@@ -1,0 +1,86 @@
+"""Temporal scores: how alive a memory is now, from its use count, its age and its strength.
+
+score = (use_count + 1) ** beta * f(days since last use) * strength
+
+`f` is the configured forgetting curve, and the same `Decay` object is used by search, gc, promote,
+review and stats, so a configured curve is never silently replaced by another.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+import numpy.typing as npt
+
+from mnemex.config import Settings
+
+MAX_STRENGTH = 2.0
+FloatArray = npt.NDArray[np.float64]
+
+
+@dataclass(frozen=True, slots=True)
+class Decay:
+    """A forgetting curve and the score built on it, with its parameters resolved once."""
+
+    curve: str
+    beta: float
+    alpha: float
+    t0: float  # power law: days at which (1 + t/t0)^-alpha falls to one half
+    rate: float  # exponential: ln 2 / half-life
+    fast_rate: float
+    slow_rate: float
+    fast_weight: float
+    danger_low: float
+    danger_high: float
+
+    @classmethod
+    def from_settings(cls, settings: Settings) -> Decay:
+        """Resolve the curve's constants from half-lives, which are what people can reason about."""
+        alpha = settings.power_alpha
+        return cls(
+            curve=settings.decay_curve,
+            beta=settings.use_beta,
+            alpha=alpha,
+            t0=settings.half_life_days / (2.0 ** (1.0 / alpha) - 1.0),
+            rate=math.log(2) / settings.half_life_days,
+            fast_rate=math.log(2) / settings.fast_half_life_days,
+            slow_rate=math.log(2) / settings.slow_half_life_days,
+            fast_weight=settings.fast_weight,
+            danger_low=settings.danger_zone_low,
+            danger_high=settings.danger_zone_high,
+        )
+
+    def retention(self, days: FloatArray) -> FloatArray:
+        """f(t) in (0, 1], f(0) = 1, never increasing in t (negative ages count as zero)."""
+        t = np.maximum(days, 0.0)
+        if self.curve == "exponential":
+            return np.exp(-self.rate * t)
+        if self.curve == "two_component":
+            w = self.fast_weight
+            return w * np.exp(-self.fast_rate * t) + (1.0 - w) * np.exp(-self.slow_rate * t)
+        return np.power(1.0 + t / self.t0, -self.alpha)
+
+    def scores(self, use_counts: FloatArray, days: FloatArray, strengths: FloatArray) -> FloatArray:
+        """Vectorised score for many memories at once (what search uses on its candidates)."""
+        use_factor = np.power(np.maximum(use_counts, 0.0) + 1.0, self.beta)
+        return use_factor * self.retention(days) * np.clip(strengths, 0.0, MAX_STRENGTH)
+
+    def score(self, use_count: int, days: float, strength: float) -> float:
+        """The score of one memory `days` after its last use."""
+        return float(
+            self.scores(
+                np.array([float(use_count)]), np.array([float(days)]), np.array([float(strength)])
+            )[0]
+        )
+
+    def review_priority(self, scores: FloatArray) -> FloatArray:
+        """1 at the middle of the danger zone, falling off outside it: memories about to be lost."""
+        centre = (self.danger_low + self.danger_high) / 2.0
+        width = (self.danger_high - self.danger_low) / 2.0
+        return np.exp(-(((scores - centre) / width) ** 2) * math.log(2))
+
+    def in_danger_zone(self, score: float) -> bool:
+        """True when a memory is weak enough to need a review but not yet forgettable."""
+        return self.danger_low <= score <= self.danger_high

@@ -1,0 +1,51 @@
+"""Shared fixtures: a controllable clock and stores on every backend the contract covers."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+import pytest
+
+import mnemex
+from mnemex import MemoryStore, Settings
+
+
+class FakeClock:
+    """A clock that only moves when told to."""
+
+    def __init__(self, start: datetime | None = None) -> None:
+        self.now = start or datetime(2026, 1, 1, 12, 0, tzinfo=UTC)
+
+    def __call__(self) -> datetime:
+        return self.now
+
+    def advance(self, **delta: float) -> None:
+        self.now += timedelta(**delta)
+
+
+@pytest.fixture
+def clock() -> FakeClock:
+    return FakeClock()
+
+
+@pytest.fixture
+def settings(tmp_path: Path) -> Settings:
+    return Settings.load(env={}, data_dir=tmp_path / "data")
+
+
+@pytest.fixture(params=["memory", "file"])
+def store(
+    request: pytest.FixtureRequest, tmp_path: Path, settings: Settings, clock: FakeClock
+) -> Iterator[MemoryStore]:
+    """The contract fixture: every test using it runs on ':memory:' and on a file."""
+    target = ":memory:" if request.param == "memory" else str(tmp_path / "store.db")
+    with mnemex.open(target, settings=settings, clock=clock) as opened:
+        yield opened
+
+
+@pytest.fixture
+def mem_store(settings: Settings, clock: FakeClock) -> Iterator[MemoryStore]:
+    with mnemex.open(":memory:", settings=settings, clock=clock) as opened:
+        yield opened

@@ -1,0 +1,130 @@
+"""Search (lexical first cut): plain words only, every live memory, filters, temporal blend."""
+
+from __future__ import annotations
+
+import pytest
+
+from mnemex import MemoryStore
+from mnemex.eval.corpus import sentences
+from tests.conftest import FakeClock
+
+HOSTILE = [
+    '"unbalanced quote',
+    "wild*card*",
+    "cats AND dogs",
+    "NEAR(cats dogs",
+    "((((",
+    ")",
+    "OR",
+    "NOT cats",
+    "col:umn",
+    "^start",
+    "🙂🚀 cats",
+    "🙂",
+    "-",
+    "cats + dogs - fish",
+    "'single' \"double\"",
+    "a" * 500,
+    "",
+    "   ",
+]
+
+
+@pytest.mark.parametrize("query", HOSTILE)
+def test_user_text_never_raises_an_fts_error(store: MemoryStore, query: str) -> None:
+    store.save("cats and dogs live together; NEAR the fish tank (not really)")
+    store.search(query)  # must not raise
+
+
+def test_operators_search_as_plain_words(store: MemoryStore) -> None:
+    saved = store.save("NEAR is a word and AND is too")
+    assert [h.memory.id for h in store.search("NEAR(")] == [saved.id]
+    assert [h.memory.id for h in store.search('"AND"')] == [saved.id]
+
+
+def test_emoji_and_punctuation_around_words_still_match(store: MemoryStore) -> None:
+    saved = store.save("Deploy window is Friday 🚀")
+    assert [h.memory.id for h in store.search("🚀 friday!!!")] == [saved.id]
+
+
+def test_stemming_matches_word_forms(store: MemoryStore) -> None:
+    saved = store.save("She was running the migrations")
+    assert [h.memory.id for h in store.search("run migration")] == [saved.id]
+
+
+def test_a_memory_saved_a_second_ago_is_found_among_10000(
+    mem_store: MemoryStore, clock: FakeClock
+) -> None:
+    texts = sentences(10_000, seed=3)
+    for offset in range(0, len(texts), 2_000):
+        mem_store.save_many([{"content": t} for t in texts[offset : offset + 2_000]])
+    clock.advance(days=30)  # the corpus is old and unused; the new memory is not special
+    target = mem_store.save("The staging database password rotates on quokkaday")
+    clock.advance(seconds=1)
+    hits = mem_store.search("quokkaday", k=10)
+    assert hits and hits[0].memory.id == target.id
+
+
+def test_old_memories_are_found_too_not_just_a_recent_window(
+    mem_store: MemoryStore, clock: FakeClock
+) -> None:
+    old = mem_store.save("The original office was in Lisbon")
+    clock.advance(days=400)
+    mem_store.save_many([{"content": f"recent note {i}"} for i in range(300)])
+    assert [h.memory.id for h in mem_store.search("lisbon")] == [old.id]
+
+
+def test_filters_tags_status_and_window(mem_store: MemoryStore, clock: FakeClock) -> None:
+    old = mem_store.save("quarterly budget review", tags=["finance"])
+    clock.advance(days=10)
+    new = mem_store.save("budget for the offsite", tags=["events"])
+    assert [h.memory.id for h in mem_store.search("budget", tags=["finance"])] == [old.id]
+    assert [h.memory.id for h in mem_store.search("budget", window_days=5)] == [new.id]
+    mem_store.forget(old.id)
+    assert [h.memory.id for h in mem_store.search("budget")] == [new.id]
+    assert [h.memory.id for h in mem_store.search("budget", status="deleted")] == [old.id]
+
+
+def test_entity_filter(mem_store: MemoryStore) -> None:
+    a = mem_store.save("Priya reviewed the design", entities=["Priya"])
+    mem_store.save("Omar reviewed the design", entities=["Omar"])
+    assert [h.memory.id for h in mem_store.search("design", entity="priya")] == [a.id]
+    assert mem_store.search("design", entity="Nobody") == []
+
+
+def test_temporal_score_breaks_ties_between_equal_matches(
+    mem_store: MemoryStore, clock: FakeClock
+) -> None:
+    stale = mem_store.save("the release checklist lives in the wiki")
+    clock.advance(days=1)
+    fresh = mem_store.save("the release checklist lives in the wiki!")
+    clock.advance(days=20)
+    mem_store.touch(fresh.id)
+    hits = mem_store.search("release checklist", explain=True)
+    assert [h.memory.id for h in hits] == [fresh.id, stale.id]
+    assert set(hits[0].channels) == {"bm25", "temporal"}
+    assert hits[0].memory.score > hits[1].memory.score
+
+
+def test_more_relevant_beats_more_recent(mem_store: MemoryStore, clock: FakeClock) -> None:
+    relevant = mem_store.save("kubernetes upgrade plan: kubernetes 1.31 then kubernetes 1.32")
+    clock.advance(days=30)
+    mem_store.save("lunch menu; someone mentioned kubernetes once among many other words here")
+    assert mem_store.search("kubernetes upgrade")[0].memory.id == relevant.id
+
+
+def test_k_is_bounded(mem_store: MemoryStore) -> None:
+    from mnemex import InvalidInputError
+
+    with pytest.raises(InvalidInputError) as info:
+        mem_store.search("x", k=0)
+    assert info.value.field == "k"
+
+
+def test_recall_returns_an_injectable_block(mem_store: MemoryStore) -> None:
+    mem_store.save("Prefers tabs over spaces", tags=["style"])
+    recall = mem_store.recall("tabs or spaces?")
+    assert recall.block.startswith("<recalled-memory>")
+    assert "Prefers tabs over spaces" in recall.block
+    assert recall.block.endswith("</recalled-memory>")
+    assert mem_store.recall("zebra").block == ""
