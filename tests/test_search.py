@@ -128,3 +128,19 @@ def test_recall_returns_an_injectable_block(mem_store: MemoryStore) -> None:
     assert "Prefers tabs over spaces" in recall.block
     assert recall.block.endswith("</recalled-memory>")
     assert mem_store.recall("zebra").block == ""
+
+
+def test_review_blend_gives_slots_to_danger_zone_memories(settings, clock: FakeClock) -> None:
+    import mnemex
+
+    blended = settings.replace(review_blend=0.5)
+    with mnemex.open(":memory:", settings=blended, clock=clock) as store:
+        fading = store.save("garden notes: prune the roses", strength=1.0)
+        clock.advance(days=9)  # power law: score ~0.24, inside the danger zone
+        fresh = [store.save(f"garden notes: water bed {i} daily garden notes").id for i in range(4)]
+        assert store.decay.in_danger_zone(store.get(fading.id).score)
+        ids = [h.memory.id for h in store.search("garden notes", k=2)]
+        assert ids[0] in fresh and ids[1] == fading.id
+    with mnemex.open(":memory:", settings=settings, clock=clock) as plain:
+        plain.save("garden notes: prune the roses")
+        assert len(plain.search("garden notes", k=2)) == 1

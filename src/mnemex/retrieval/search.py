@@ -8,11 +8,13 @@ from datetime import datetime
 from typing import TYPE_CHECKING
 
 import numpy as np
+import numpy.typing as npt
 
 from mnemex.clock import MICROS_PER_DAY, to_micros
 from mnemex.models import ChannelScore, SearchHit
 from mnemex.retrieval import lexical
 from mnemex.store.base import MemoryFilter, Tx
+from mnemex.temporal.decay import Decay
 
 if TYPE_CHECKING:
     from mnemex.service import MemoryStore
@@ -57,6 +59,33 @@ def generation(size: int) -> int:
     return int(math.log(size + 1) / math.log(1.1))
 
 
+def blend_reviews(
+    ranking: npt.NDArray[np.intp],
+    scores: npt.NDArray[np.float64],
+    k: int,
+    share: float,
+    decay: Decay,
+) -> list[int]:
+    """The top `k` of `ranking`, with a `share` of the slots given to matching danger-zone memories.
+
+    Spaced repetition: a relevant memory about to be forgotten is worth showing (and so
+    reinforcing) before it fades, even if a stronger memory would have taken its place.
+    """
+    reserved = round(k * share)
+    if reserved == 0:
+        return [int(i) for i in ranking[:k]]
+    head = [int(i) for i in ranking[: k - reserved]]
+    taken = set(head)
+    priority = decay.review_priority(scores)
+    rest = [int(i) for i in ranking[k - reserved :]]
+    due = [i for i in rest if decay.in_danger_zone(float(scores[i]))]
+    due.sort(key=lambda i: -priority[i])
+    extra = due[:reserved]
+    taken.update(extra)
+    filler = [i for i in rest if i not in taken][: k - len(head) - len(extra)]
+    return head + extra + filler
+
+
 def run_search(
     store: MemoryStore, tx: Tx, request: SearchRequest, now: datetime
 ) -> list[SearchHit]:
@@ -90,7 +119,8 @@ def run_search(
     squashed = scores / (1.0 + scores)  # bounded in [0, 1) so it can blend with relevance
     weight = settings.temporal_weight
     fused = (1.0 - weight) * relevance + weight * squashed
-    order = np.argsort(-fused, kind="stable")[: request.k]
+    ranking = np.argsort(-fused, kind="stable")
+    order = blend_reviews(ranking, scores, request.k, settings.review_blend, store.decay)
     chosen = [ids[i] for i in order]
     records = tx.get_memories(chosen)
     temporal_rank = np.empty(len(ids), dtype=np.int64)
