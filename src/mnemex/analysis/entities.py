@@ -135,6 +135,12 @@ def _clean(text: str) -> str:
     return _TRAILING.sub("", _LEADING.sub("", text.strip(" \t\n.,;:!?\"()[]{}")))
 
 
+# What follows a sentence-initial name: "Dell is ...", "Olu works on ...", "Bob's car ...".
+_SUBJECT_VERB = re.compile(
+    r"^(?:'s|’s|\s+(?:is|was|has|had|and|works|worked|manages|managed|leads|led|owns|owned|"
+    r"uses|used|built|builds|joined|lives|moved|reports|prefers|likes|loves|hates|wants|"
+    r"maintains|founded|created|wrote|runs|said|says|got|left|started|decided)\b)"
+)
 _SENTENCE_END = re.compile(r"(?:^|[.!?:;\n]\s*)$")
 
 
@@ -166,7 +172,7 @@ def gazetteer_mentions(text: str) -> list[Mention]:
 
 
 def capitalised_mentions(text: str) -> list[Mention]:
-    """Capitalised word runs that are not sentence-initial common words (fallback names)."""
+    """Capitalised word runs (fallback names); sentence-initial only when a verb follows."""
     found = []
     for match in _CAPITALISED.finditer(text):
         words = match.group(0).split()
@@ -175,8 +181,12 @@ def capitalised_mentions(text: str) -> list[Mention]:
             start += len(words[0]) + 1
             words = words[1:]
         name = _clean(" ".join(words))
-        if len(name) > 1 and name.casefold() not in _NOT_NAMES and not _misread(text, start, name):
-            found.append(Mention(name, "NAME", start, start + len(name), "fallback"))
+        if len(name) < 2 or name.casefold() in _NOT_NAMES or _misread(text, start, name):
+            continue
+        initial = bool(_SENTENCE_END.search(text[:start].rstrip()))
+        if initial and not _SUBJECT_VERB.match(text[start + len(name) :]):
+            continue
+        found.append(Mention(name, "NAME", start, start + len(name), "fallback"))
     return found
 
 
@@ -224,7 +234,8 @@ def extract(text: str, *, use_spacy: bool = True) -> list[Mention]:
     if nlp is not None:
         found += spacy_mentions(nlp, text)
     else:
-        found += gazetteer_mentions(text) + capitalised_mentions(text)
+        found += gazetteer_mentions(text)
+    found += capitalised_mentions(text)
     return merge(found)
 
 
