@@ -11,6 +11,8 @@ from types import TracebackType
 from typing import Any
 
 from mnemex import limits
+from mnemex.analysis import enrich
+from mnemex.analysis.analyze import Analyzer, EmbedFn
 from mnemex.clock import MICROS_PER_DAY, Clock, parse_time, system_clock, to_micros
 from mnemex.config import Settings
 from mnemex.errors import InvalidInputError, NotFoundError
@@ -21,6 +23,7 @@ from mnemex.lifecycle.cluster import cluster_id, group, lexical_vectors
 from mnemex.lifecycle.consolidate import merge_text, union
 from mnemex.models import (
     LIVE_STATUSES,
+    Analysis,
     Cluster,
     ConsolidateResult,
     Entity,
@@ -70,7 +73,7 @@ class Draft:
     content: str
     tags: list[str]
     entities: list[str]
-    strength: float
+    strength: float | None  # None: left out (enrichment or the 1.0 default fills it)
     source: str | None
     context: str | None
     meta: dict[str, Any]
@@ -81,6 +84,7 @@ class Draft:
     skip_duplicate: bool
     content_hash: str
     enrichment: dict[str, Any] = field(default_factory=dict)
+    given: frozenset[str] = frozenset()  # optional fields the caller supplied
 
 
 class Engine:
@@ -93,6 +97,12 @@ class Engine:
         self.decay = Decay.from_settings(settings)
         self.term_stats = lexical.TermStats()
         self.lock = threading.RLock()
+        self.analyzer = Analyzer(settings, self._analysis_embed)
+
+    def _analysis_embed(self) -> EmbedFn | None:
+        """The embedding function analysis uses (None until retrieval/embed.py is configured)."""
+        embedder = getattr(self, "embedder", None)
+        return None if embedder is None else embedder.embed
 
 
 class MemoryStore:
@@ -182,7 +192,7 @@ class MemoryStore:
             entities=limits.check_entities(
                 item.get("entities"), settings, f"{field_prefix}entities"
             ),
-            strength=1.0
+            strength=None
             if strength is None
             else limits.check_strength(strength, f"{field_prefix}strength"),
             source=limits.check_optional_text(item.get("source"), f"{field_prefix}source", 500),
@@ -198,6 +208,7 @@ class MemoryStore:
             value=limits.check_optional_text(key_parts[2], f"{field_prefix}value", 2_000),
             skip_duplicate=bool(item.get("skip_duplicate", False)),
             content_hash=limits.content_hash(content),
+            given=frozenset(k for k in ("tags", "entities", "strength") if item.get(k) is not None),
         )
 
     def _write_draft(self, tx: Tx, draft: Draft, now: datetime) -> SaveResult:
@@ -219,7 +230,7 @@ class MemoryStore:
             content_hash=draft.content_hash,
             tags=draft.tags,
             entities=draft.entities,
-            strength=draft.strength,
+            strength=1.0 if draft.strength is None else draft.strength,
             source=draft.source,
             context=draft.context,
             meta=draft.meta,
@@ -234,6 +245,10 @@ class MemoryStore:
         )
         tx.insert_memory(memory)
         self._link_entities(tx, memory.id, draft.entities, now_us)
+        if draft.enrichment:
+            enrich.apply(
+                tx, memory.id, draft.enrichment, now, self.tenant, exact_duplicate=bool(duplicates)
+            )
         tx.log_event("save", now_us, memory.id, {"hash": draft.content_hash[:16]})
         result = SaveResult(id=memory.id, memory=self._scored(memory, now_us))
         if duplicates:
@@ -292,10 +307,50 @@ class MemoryStore:
                 raise InvalidInputError(f"items[{index}]", "must be an object")
             prefix = f"items[{index}]." if len(items) > 1 else ""
             drafts.append(self._draft(item, prefix))
+        self._enrich(drafts)
         now = self.now()
         with self._write() as tx:
             results = [self._write_draft(tx, draft, now) for draft in drafts]
         return results
+
+    def _store_reader(self) -> enrich.StoreReader:
+        embedder = getattr(self.engine, "embedder", None)
+        return enrich.StoreReader(self._read, None if embedder is None else embedder.model_id)
+
+    def _enrich(self, drafts: Sequence[Draft]) -> None:
+        """Fill left-out entities, tags and strength (analysis/enrich.py), before any write."""
+        settings = self.settings
+        if not settings.analysis_enrich or len(drafts) > settings.analysis_batch_limit:
+            return
+        view = self._store_reader()
+        for draft in drafts:
+            if draft.given != {"tags", "entities", "strength"}:
+                enrich.enrich(self.engine.analyzer, draft, view, settings)
+
+    def analyze(
+        self,
+        message: str,
+        *,
+        context: str | Sequence[str] | None = None,
+        session_id: str | None = None,
+    ) -> Analysis:
+        """What a message asks for (save, search, nothing) and what is worth keeping from it."""
+        settings = self.settings
+        text = limits.check_text(message, "message", settings.max_content_chars)
+        session = limits.check_optional_text(session_id, "session_id", 200)
+        if context is not None and not isinstance(context, str):
+            context = [
+                limits.check_text(
+                    item, f"context[{i}]", settings.max_content_chars, allow_empty=True
+                )
+                for i, item in enumerate(context)
+            ]
+        analyzer = self.engine.analyzer
+        findings = analyzer.run(
+            text, turns=analyzer.turns(session, context), view=self._store_reader()
+        )
+        analyzer.remember_turn(session, findings, text)
+        return findings.analysis
 
     def get(self, memory_id: str) -> Memory:
         """One memory by id (any status), with its score as of now."""

@@ -50,7 +50,7 @@ def fit(x: np.ndarray, y: np.ndarray, l2: float, classes: int) -> tuple[np.ndarr
             v[i] = beta2 * v[i] + (1 - beta2) * grad * grad
             m_hat = m[i] / (1 - beta1**step)
             v_hat = v[i] / (1 - beta2**step)
-            param -= rate * m_hat / (np.sqrt(v_hat) + 1e-8)
+            param[...] -= rate * m_hat / (np.sqrt(v_hat) + 1e-8)
     return w, b
 
 

@@ -25,6 +25,12 @@ _EXPLETIVE = re.compile(
     r"great|nice|all|what|how|why|because|a shame|not)\b",
     re.IGNORECASE,
 )
+# "remember this", "note that": the pronoun is the message itself, not an entity.
+_ABOUT_MESSAGE = re.compile(
+    r"\b(?:remember|forget|note|save|store|record|write|keep|memorize|memorise|ignore|disregard)"
+    r"\s*$",
+    re.IGNORECASE,
+)
 FRAGMENT_WORDS = 4
 
 
@@ -109,6 +115,7 @@ def resolve(message: str, turns: Sequence[Turn], own_entities: Sequence[str]) ->
     return [
         Reference(match.group(0), match.start(), match.end(), target)
         for match in _PRONOUN.finditer(message)
+        if not _ABOUT_MESSAGE.search(message[: match.start()])
     ]
 
 

@@ -13,7 +13,7 @@ import functools
 import logging
 import re
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -51,7 +51,7 @@ _TRAILING = re.compile(r"(?:'s|’s|'|’)$")
 _NOT_NAMES = frozenset(
     "monday tuesday wednesday thursday friday saturday sunday january february march april may "
     "june july august september october november december today tomorrow yesterday ok okay "
-    "please thanks hi hello hey remember note yes no".split()
+    "please thanks hi hello hey remember note yes no i'm i've i'd i'll i’m i’ve i’d i’ll".split()
 )
 
 
@@ -91,8 +91,9 @@ def _pipeline() -> Any:
     """spaCy with an EntityRuler before NER; raises ImportError/OSError when unavailable."""
     import spacy
 
-    nlp = spacy.load(SPACY_MODEL, exclude=["parser", "lemmatizer"])
-    ruler = nlp.add_pipe("entity_ruler", before="ner")
+    # NER needs only tok2vec and ner: the tagger, parser and lemmatizer would cost time unused.
+    nlp = spacy.load(SPACY_MODEL, exclude=["parser", "lemmatizer", "tagger", "attribute_ruler"])
+    ruler: Any = nlp.add_pipe("entity_ruler", before="ner")
     patterns = []
     for form, canonical, label, cased in gazetteer.entries():
         tokens = [token.text for token in nlp.make_doc(form)]
@@ -120,7 +121,8 @@ def _warn_once(message: str) -> None:
 
 @functools.cache
 def _gazetteer_regexes() -> tuple[re.Pattern[str], re.Pattern[str], dict[str, tuple[str, str]]]:
-    cased, folded = [], []
+    cased: list[str] = []
+    folded: list[str] = []
     for form, _, _, is_cased in sorted(gazetteer.entries(), key=lambda row: -len(row[0])):
         (cased if is_cased else folded).append(re.escape(form))
     edge = r"(?<![\w.+#-]){}(?![\w+#]|\.\w)"
@@ -132,7 +134,7 @@ def _gazetteer_regexes() -> tuple[re.Pattern[str], re.Pattern[str], dict[str, tu
 
 
 def _clean(text: str) -> str:
-    return _TRAILING.sub("", _LEADING.sub("", text.strip(" \t\n.,;:!?\"()[]{}")))
+    return _TRAILING.sub("", _LEADING.sub("", text.strip(' \t\n.,;:!?"()[]{}')))
 
 
 # What follows a sentence-initial name: "Dell is ...", "Olu works on ...", "Bob's car ...".
@@ -200,9 +202,9 @@ def spacy_mentions(nlp: Any, text: str) -> list[Mention]:
         if _misread(text, ent.start_char, ent.ent_id_):
             continue
         name = ent.ent_id_ or _clean(ent.text)
-        if not name or name.casefold() in STOPWORDS or name.casefold() in _NOT_NAMES - VALUES:
-            if ent.label_ not in VALUES:
-                continue
+        junk = not name or name.casefold() in STOPWORDS or name.casefold() in _NOT_NAMES
+        if junk and ent.label_ not in VALUES:
+            continue
         found.append(Mention(name, ent.label_, ent.start_char, ent.end_char, source))
     return found
 
@@ -239,7 +241,7 @@ def extract(text: str, *, use_spacy: bool = True) -> list[Mention]:
     return merge(found)
 
 
-Lookup = Callable[[str], Entity | None]
+Lookup = Callable[[Sequence[str]], dict[str, Entity]]
 
 
 def _ngrams(text: str, longest: int = 3) -> list[tuple[str, int, int]]:
@@ -255,18 +257,22 @@ def _ngrams(text: str, longest: int = 3) -> list[tuple[str, int, int]]:
 
 
 def link(text: str, mentions: list[Mention], lookup: Lookup) -> list[Mention]:
-    """Give known names their stored spelling and id, and add stored names NER missed."""
+    """Give known names their stored spelling and id, and add stored names NER missed.
+
+    `lookup` takes many names and returns the stored entity of each one it knows (one read).
+    """
+    grams = _ngrams(text)
+    known = lookup([m.text for m in mentions if m.named] + [gram for gram, _, _ in grams])
     for mention in mentions:
-        if mention.named:
-            entity = lookup(mention.text)
-            if entity is not None:
-                mention.text, mention.entity_id = entity.name, entity.id
-    extra = []
-    for gram, start, end in _ngrams(text):
-        if any(m.start < end and start < m.end for m in mentions + extra):
-            continue
-        entity = lookup(gram)
+        entity = known.get(mention.text) if mention.named else None
         if entity is not None:
-            label = entity.category or "KNOWN"
-            extra.append(Mention(entity.name, label, start, end, "store", entity.id))
+            mention.text, mention.entity_id = entity.name, entity.id
+    extra: list[Mention] = []
+    for gram, start, end in grams:
+        entity = known.get(gram)
+        if entity is None or any(m.start < end and start < m.end for m in mentions + extra):
+            continue
+        extra.append(
+            Mention(entity.name, entity.category or "KNOWN", start, end, "store", entity.id)
+        )
     return merge(mentions + extra)

@@ -7,6 +7,7 @@ the model is on, is concatenated in front by intent.py.
 
 from __future__ import annotations
 
+import itertools
 import re
 import zlib
 
@@ -92,7 +93,7 @@ def lexical(text: str) -> Vector:
     flat = " ".join(_tokens(norm))
     found = phrases.detect(text)
     flags = [1.0 if pattern.search(flat) else 0.0 for _, pattern in _CUES]
-    words = [t for t in _tokens(norm) if t != "?" and t != ":"]
+    words = [t for t in _tokens(norm) if t not in {"?", ":"}]
     flags += [
         float(found.save_request),
         float(found.recall_request),
@@ -102,7 +103,7 @@ def lexical(text: str) -> Vector:
         min(len(words), 30) / 30.0,
     ]
     hashed = np.zeros(HASH_DIMS, dtype=np.float32)
-    grams = words + [f"{a} {b}" for a, b in zip(words, words[1:], strict=False)]
+    grams = words + [f"{a} {b}" for a, b in itertools.pairwise(words)]
     if words:
         grams.append(f"^{words[0]}")
     for gram in grams:

@@ -42,32 +42,46 @@ _SAVE_PATTERNS = [
     re.compile(rf"^{_FILLER}{_ASK}(?:not forget|never forget)\b"),
     re.compile(r"\bnote to (?:self|yourself)\b"),
     re.compile(r"\bfor (?:future|later) reference\b|\bfor the record\b"),
-    re.compile(r"\b(?:save|store|record|log|keep|add|put|file) (?:this|that|it|these|the following)"
-               r"(?: (?:fact|info|information|detail|preference))? (?:in|to|into|for|as) "
-               r"(?:your |my |the )?(?:memory|memories|notes?|mind|later|future|next time|"
-               r"long[- ]term memory|knowledge base)\b"),
-    re.compile(rf"^{_FILLER}{_ASK}(?:save|store|record|log|memorize|remember) "
-               r"(?:this|that|the following|these)\s*(?::|$)"),
+    re.compile(
+        r"\b(?:save|store|record|log|keep|add|put|file) (?:this|that|it|these|the following)"
+        r"(?: (?:fact|info|information|detail|preference))? (?:in|to|into|for|as) "
+        r"(?:your |my |the )?(?:memory|memories|notes?|mind|later|future|next time|"
+        r"long[- ]term memory|knowledge base)\b"
+    ),
+    re.compile(
+        rf"^{_FILLER}{_ASK}(?:save|store|record|log|memorize|remember) "
+        r"(?:this|that|the following|these)\s*(?::|$)"
+    ),
     re.compile(rf"^{_FILLER}(?:note|remember|reminder|save|store|record|memo|important)\s*:"),
-    re.compile(r"\b(?:add|put|write) (?:this|that|it) (?:to|in|into) (?:your |my )?"
-               r"(?:memory|memories|notes)\b"),
+    re.compile(
+        r"\b(?:add|put|write) (?:this|that|it) (?:to|in|into) (?:your |my )?"
+        r"(?:memory|memories|notes)\b"
+    ),
     re.compile(r"\bdont let me forget\b|\bdo not let me forget\b"),
 ]
 
 _RECALL_PATTERNS = [
     re.compile(r"\b(?:do|did) you (?:still |even |by any chance )?(?:remember|recall|recollect)\b"),
-    re.compile(rf"\b(?:can|could|would|will) you (?:still |even |please )?(?:remember|recall) {_WH}\b"),
+    re.compile(
+        rf"\b(?:can|could|would|will) you (?:still |even |please )?(?:remember|recall) {_WH}\b"
+    ),
     re.compile(r"\b(?:can|could|would|will) you (?:still |even |please )?recall\b"),
     re.compile(r"\byou remember (?:what|when|where|who|which|how|whether|if|my|our|the)\b.*\?"),
     re.compile(rf"^{_FILLER}(?:remember|recall) {_WH}\b"),
     re.compile(rf"^{_FILLER}(?:remember|recall) (?:my|our|the|that)\b.*\?\s*$"),
-    re.compile(r"\bwhat (?:did|have|had) (?:i|we) (?:ever |already |just )?(?:tell|told|say|said|"
-               r"mention|mentioned|decide|decided|agree|agreed|discuss|choose|pick|settle|"
-               r"note|share|shared)\b"),
-    re.compile(r"\b(?:did|have|had) (?:i|we) (?:ever |already )?(?:tell|told|mention|mentioned|"
-               r"say|said|share|shared|talk|talked|discuss|discussed)\b.*\?"),
-    re.compile(r"\bremind me(?: again)?(?: (?:of|what|about|when|where|who|how|which|whats|whether|"
-               r"if|the|my|our)\b|\s*$)"),
+    re.compile(
+        r"\bwhat (?:did|have|had) (?:i|we) (?:ever |already |just )?(?:tell|told|say|said|"
+        r"mention|mentioned|decide|decided|agree|agreed|discuss|choose|pick|settle|"
+        r"note|share|shared)\b"
+    ),
+    re.compile(
+        r"\b(?:did|have|had) (?:i|we) (?:ever |already )?(?:tell|told|mention|mentioned|"
+        r"say|said|share|shared|talk|talked|discuss|discussed)\b.*\?"
+    ),
+    re.compile(
+        r"\bremind me(?: again)?(?: (?:of|what|about|when|where|who|how|which|whats|whether|"
+        r"if|the|my|our)\b|\s*$)"
+    ),
     re.compile(r"\b(?:what|when|where|who|which|how) (?:is|was|were|are|s|re) (?:my|our)\b"),
     re.compile(r"\bwhats (?:my|our)\b"),
     re.compile(r"\bwhat do you (?:know|remember|have) (?:about|on)\b"),
@@ -78,15 +92,21 @@ _RECALL_PATTERNS = [
 
 # A negation cancels a save request in its clause: "no need to remember this".
 _NEGATION_PATTERNS = [
-    re.compile(r"\b(?:no need|dont need|do not need|dont have|do not have|not necessary|"
-               r"no reason|unnecessary|needless|you neednt|you dont need|you do not need) to "
-               r"(?:remember|memorize|memorise|save|store|note|record|write|keep|log)\b"),
-    re.compile(r"\b(?:dont|do not|never|please dont|no need to|not) (?:bother (?:to )?)?"
-               r"(?:remember|memorize|memorise|save|store|record|note|write down|log|keep) "
-               r"(?:this|that|it|any of this|anything)\b"),
+    re.compile(
+        r"\b(?:no need|dont need|do not need|dont have|do not have|not necessary|"
+        r"no reason|unnecessary|needless|you neednt|you dont need|you do not need) to "
+        r"(?:remember|memorize|memorise|save|store|note|record|write|keep|log)\b"
+    ),
+    re.compile(
+        r"\b(?:dont|do not|never|please dont|no need to|not) (?:bother (?:to )?)?"
+        r"(?:remember|memorize|memorise|save|store|record|note|write down|log|keep) "
+        r"(?:this|that|it|any of this|anything)\b"
+    ),
     re.compile(r"\bdont bother (?:remembering|saving|noting|recording|storing)\b"),
-    re.compile(rf"^{_FILLER}(?:forget|ignore|disregard|scratch) (?:about )?(?:this|that|it|what i "
-               r"(?:just )?said|everything)\b"),
+    re.compile(
+        rf"^{_FILLER}(?:forget|ignore|disregard|scratch) (?:about )?(?:this|that|it|what i "
+        r"(?:just )?said|everything)\b"
+    ),
     re.compile(r"\byou can forget (?:this|that|it|about)\b"),
     re.compile(r"\bnot worth (?:remembering|saving|noting|storing|keeping)\b"),
     re.compile(r"\b(?:off the record|never ?mind|nevermind)\b"),
@@ -95,17 +115,30 @@ _NEGATION_PATTERNS = [
 # Importance keywords and their strength boost; the strongest one found counts.
 _BOOSTS: list[tuple[re.Pattern[str], float]] = [
     (re.compile(r"(?<!\bi )(?<!\bwe )\b(?:never|dont ever|do not ever) forget\b"), 0.5),
-    (re.compile(r"\b(?:critical|crucial|vital|life or death|top priority|highest priority)\b"), 0.5),
+    (
+        re.compile(r"\b(?:critical|crucial|vital|life or death|top priority|highest priority)\b"),
+        0.5,
+    ),
     (re.compile(r"\b(?:extremely|super|incredibly|really|very|so|absolutely) important\b"), 0.45),
     (re.compile(r"\b(?:essential|must not|mustnt|under no circumstances)\b"), 0.4),
     (re.compile(r"\b(?:important|importantly|urgent|high priority|priority|matters a lot)\b"), 0.3),
     (re.compile(r"\b(?:must|always remember|remember forever|key point|make sure)\b"), 0.2),
 ]
 _DAMPERS: list[tuple[re.Pattern[str], float]] = [
-    (re.compile(r"\b(?:not|isnt|nothing|hardly) (?:that |very |really |super |too )?"
-                r"(?:important|critical|urgent|crucial)\b"), -0.3),
-    (re.compile(r"\b(?:unimportant|trivial|low priority|doesnt matter|not a big deal|"
-                r"no big deal|minor detail)\b"), -0.3),
+    (
+        re.compile(
+            r"\b(?:not|isnt|nothing|hardly) (?:that |very |really |super |too )?"
+            r"(?:important|critical|urgent|crucial)\b"
+        ),
+        -0.3,
+    ),
+    (
+        re.compile(
+            r"\b(?:unimportant|trivial|low priority|doesnt matter|not a big deal|"
+            r"no big deal|minor detail)\b"
+        ),
+        -0.3,
+    ),
     (re.compile(r"\b(?:just so you know|fyi|by the way|btw|in passing|minor)\b"), -0.1),
 ]
 # "not important" must not count as the marker "important".

@@ -68,9 +68,8 @@ _IS_A = re.compile(
     r"^\s+(?:is|was)\s+(?P<rest>(?:a|an|the|one of the)\s+[^.;!?\n]+)", re.IGNORECASE
 )
 _CLAUSE_END = re.compile(r"\s+(?:and|but|while|because|so|although|though|whereas)\s+.*$", re.I)
-_ARROW = re.compile(
-    r"(?P<a>[\w.+#/-]+(?: [\w.+#/-]+){0,2})\s*(?:->|→|=>|-->)\s*(?P<b>[\w.+#/-]+(?: [\w.+#/-]+){0,2})"
-)
+_SIDE = r"[\w.+#/-]+(?: [\w.+#/-]+){0,2}"
+_ARROW = re.compile(rf"(?P<a>{_SIDE})\s*(?:->|→|=>|-->)\s*(?P<b>{_SIDE})")
 _ROLE_STOP = re.compile(r"\s+(?:with|at|for|in|on|who|that|and|from|of|since|,)\b.*$", re.I)
 
 
@@ -128,9 +127,9 @@ def _pair(text: str, a: Span, b: Span) -> Found | None:
             return Found("relationship", a.name, f"{kind}_of", b.name)
     at = _BETWEEN_AT.match(between)
     if at:
-        role = at.group("role")
-        tags = _role_tag(role) if role else []
-        kind = "works_at" if role or at.group("work") else "at"
+        title: str | None = at.group("role")
+        tags = _role_tag(title) if title else []
+        kind = "works_at" if title or at.group("work") else "at"
         return Found("relationship", a.name, kind, b.name, tags=tags)
     return None
 
@@ -149,7 +148,7 @@ def _attribute(text: str, a: Span, covered: set[int]) -> Found | None:
 
 
 def arrows(text: str) -> list[Found]:
-    """"X -> Y" edges: both sides are names by construction."""
+    """ "X -> Y" edges: both sides are names by construction."""
     return [
         Found("relationship", m.group("a").strip(), "leads_to", m.group("b").strip())
         for m in _ARROW.finditer(text)
@@ -157,7 +156,7 @@ def arrows(text: str) -> list[Found]:
 
 
 def _reattach(found: list[Found], relation: Found) -> Found:
-    """"Alice uses Kubernetes at Microsoft": the place belongs to Alice, not to Kubernetes."""
+    """ "Alice uses Kubernetes at Microsoft": the place belongs to Alice, not to Kubernetes."""
     previous = found[-1] if found else None
     if relation.type == "at" and previous is not None and previous.object == relation.subject:
         relation.subject = previous.subject
