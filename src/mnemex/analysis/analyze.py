@@ -93,6 +93,7 @@ class Analyzer:
         turns: Sequence[Turn] = (),
         view: StoreView | None = None,
         always_tag: bool = False,
+        vector: Vector | None = None,
     ) -> Findings:
         """Every enabled component on `text`; the recommended action and its reasoning.
 
@@ -111,7 +112,8 @@ class Analyzer:
         result.save_request, result.recall_request = p.save_request, p.recall_request
         result.importance_marker = p.importance_marker
         embed = self.embed_fn()
-        if embed is not None:
+        found.vector = vector
+        if embed is not None and vector is None:
             found.vector = self._guard("embedding", errors, None, lambda: embed([text])[0])
         if s.analysis_entities:
             found.mentions = self._guard("entities", errors, [], lambda: self._entities(text, view))

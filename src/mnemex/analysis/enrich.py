@@ -14,18 +14,19 @@ from contextlib import AbstractContextManager
 from datetime import datetime
 from typing import Any, Protocol
 
-import numpy as np
-
 from mnemex.analysis.analyze import Analyzer, Vector
 from mnemex.clock import to_micros
 from mnemex.config import Settings
 from mnemex.limits import normalize_tag
-from mnemex.models import Entity, Relation, Review, new_id
+from mnemex.models import LIVE_STATUSES, Entity, Relation, Review, new_id
+from mnemex.retrieval.embed import Embedder, from_bytes
 from mnemex.retrieval.lexical import query_terms
+from mnemex.retrieval.vector import VectorIndex
 from mnemex.store.base import MemoryFilter, Tx
 
 log = logging.getLogger(__name__)
 SIMILAR_CANDIDATES = 8
+NEAREST = 5
 SUMMARY_CHARS = 500
 CATEGORY_BY_LABEL = {
     "PERSON": "person",
@@ -56,10 +57,14 @@ class StoreReader:
     """A StoreView over a backend: each method opens one short read transaction."""
 
     def __init__(
-        self, read: Callable[[], AbstractContextManager[Tx]], model_id: str | None
+        self,
+        read: Callable[[], AbstractContextManager[Tx]],
+        embedder: Embedder | None,
+        index: VectorIndex | None,
     ) -> None:
         self._read = read
-        self._model_id = model_id
+        self._embedder = embedder
+        self._index = index
 
     def entities(self, names: Sequence[str]) -> dict[str, Entity]:
         """Stored entities by the given names or aliases (case-insensitive)."""
@@ -72,23 +77,26 @@ class StoreReader:
         return found
 
     def similar(self, text: str, vector: Vector | None) -> list[tuple[str, str, Vector | None]]:
-        """Live memories sharing words with `text` (BM25 top hits), with stored vectors if any."""
+        """Candidate duplicates: BM25 top hits and nearest vectors, with their stored vectors."""
         terms = query_terms(text)
-        if not terms:
-            return []
         with self._read() as tx:
-            hits = tx.lexical_search(terms, SIMILAR_CANDIDATES, MemoryFilter())
-            memories = tx.get_memories([memory_id for memory_id, _ in hits])
+            hits = tx.lexical_search(terms, SIMILAR_CANDIDATES, MemoryFilter()) if terms else []
+            ids = [memory_id for memory_id, _ in hits]
+            if self._index is not None and vector is not None:
+                self._index.sync(tx)
+                ids += [memory_id for memory_id, _ in self._index.search(vector, NEAREST)]
+            memories = tx.get_memories(list(dict.fromkeys(ids)))
             blobs: dict[str, bytes] = {}
-            if self._model_id is not None and vector is not None:
-                hashes = [m.content_hash for m in memories.values()]
-                blobs = tx.embeddings_by_hash(self._model_id, hashes)
+            if self._embedder is not None and vector is not None:
+                blobs = tx.live_embeddings(list(memories), self._embedder.model_id)
         out: list[tuple[str, str, Vector | None]] = []
         for memory in memories.values():
-            blob = blobs.get(memory.content_hash)
-            other = None if blob is None else np.frombuffer(blob, dtype="<f4").astype(np.float32)
-            if other is not None and vector is not None and other.shape != vector.shape:
-                other = None
+            if memory.status not in LIVE_STATUSES:
+                continue
+            blob = blobs.get(memory.id)
+            other = None
+            if blob is not None and self._embedder is not None:
+                other = from_bytes(blob, self._embedder.dim)
             out.append((memory.id, memory.content, other))
         return out
 
@@ -99,12 +107,21 @@ class StoreReader:
         return sorted({tag for row in rows for tag in row.tags})
 
 
-def enrich(analyzer: Analyzer, draft: Enrichable, view: StoreReader, settings: Settings) -> None:
-    """Fill entities, tags and strength the caller left out; note what was filled."""
+def enrich(
+    analyzer: Analyzer,
+    draft: Enrichable,
+    view: StoreReader,
+    settings: Settings,
+    vector: Vector | None = None,
+) -> None:
+    """Fill entities, tags and strength the caller left out; note what was filled.
+
+    `vector` is the content's embedding when the save path already computed it.
+    """
     try:
         if settings.analysis_tags:
             analyzer.load_vocabulary(view)
-        findings = analyzer.run(draft.content, view=view, always_tag=True)
+        findings = analyzer.run(draft.content, view=view, always_tag=True, vector=vector)
     except Exception as exc:  # enrichment never fails a save
         log.warning("enrichment failed: %s", exc, exc_info=True)
         draft.enrichment["errors"] = [f"analysis: {type(exc).__name__}: {exc}"]
