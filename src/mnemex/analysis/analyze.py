@@ -56,6 +56,15 @@ class Analyzer:
         self.windows = SessionWindows(settings.analysis_context_turns)
         self.vocabulary = tags.TagVocabulary()
         self._vocabulary_lock = threading.Lock()
+        self._warmed = False
+
+    def _warm_up(self) -> None:
+        """On first use, load spaCy in a thread while this one loads the embedding model."""
+        if self._warmed:
+            return
+        self._warmed = True
+        if self.settings.analysis_entities and self.settings.analysis_spacy:
+            threading.Thread(target=entities.load_spacy, name="mnemex-spacy", daemon=True).start()
 
     def embed_fn(self) -> EmbedFn | None:
         """The embedding function, or None when the model is off or cannot load."""
@@ -101,6 +110,7 @@ class Analyzer:
         costs an embedding call that a greeting or a question does not need.
         """
         s = self.settings
+        self._warm_up()
         errors: list[str] = []
         result = Analysis(errors=errors)
         found = Findings(result)
@@ -183,7 +193,7 @@ class Analyzer:
             embed=embed,
             names=names,
             category_tag=category,
-            vocabulary=self.vocabulary if self.vocabulary.loaded else None,
+            vocabulary=self.vocabulary,
         )
 
     def _relations(

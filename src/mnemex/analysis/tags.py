@@ -11,6 +11,7 @@ from __future__ import annotations
 import itertools
 import re
 import threading
+from collections import OrderedDict
 from collections.abc import Callable, Iterable, Sequence
 
 import numpy as np
@@ -116,13 +117,36 @@ def _lexical_rank(found: Sequence[str], names: Sequence[str], k: int) -> list[st
     return chosen
 
 
+class PhraseCache:
+    """Embeddings of short phrases (tag candidates, tags), least recently used dropped first."""
+
+    def __init__(self, size: int = 8_192) -> None:
+        self.size = size
+        self._vectors: OrderedDict[str, Vectors] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def embed(self, embed: EmbedFn, phrases: Sequence[str]) -> Vectors:
+        """Vectors of `phrases` in order; only unseen phrases reach the model (one batch)."""
+        with self._lock:
+            missing = [p for p in dict.fromkeys(phrases) if p not in self._vectors]
+            if missing:
+                for phrase, vector in zip(missing, embed(missing), strict=True):
+                    self._vectors[phrase] = vector
+            for phrase in phrases:
+                self._vectors.move_to_end(phrase)
+            rows = np.stack([self._vectors[p] for p in phrases])
+            while len(self._vectors) > self.size:
+                self._vectors.popitem(last=False)
+            return rows
+
+
 class TagVocabulary:
-    """Tags the store already uses, with their embeddings computed once each."""
+    """Tags the store already uses; their embeddings come from the phrase cache."""
 
     def __init__(self) -> None:
         self.tags: set[str] = set()
         self.loaded = False
-        self._vectors: dict[str, Vectors] = {}
+        self.cache = PhraseCache()
         self._lock = threading.Lock()
 
     def add(self, tags: Iterable[str]) -> None:
@@ -131,18 +155,12 @@ class TagVocabulary:
             self.tags.update(tags)
 
     def vectors(self, embed: EmbedFn) -> tuple[list[str], Vectors | None]:
-        """Every known tag and its embedding (new tags embedded in one batch)."""
+        """Every known tag and its embedding."""
         with self._lock:
             tags = sorted(self.tags)
-            missing = [t for t in tags if t not in self._vectors]
-            if missing:
-                for tag, vector in zip(
-                    missing, embed([t.replace("-", " ") for t in missing]), strict=True
-                ):
-                    self._vectors[tag] = vector
-            if not tags:
-                return [], None
-            return tags, np.stack([self._vectors[t] for t in tags])
+        if not tags:
+            return [], None
+        return tags, self.cache.embed(embed, [t.replace("-", " ") for t in tags])
 
 
 def reuse(
@@ -177,13 +195,13 @@ def suggest(
     room = limit - (1 if category_tag else 0)
     vectors: Vectors | None = None
     if embed is not None and vector is not None and found:
-        vectors = embed(found)
+        vectors = vocabulary.cache.embed(embed, found) if vocabulary else embed(found)
         picked = [found[i] for i in mmr(vector, vectors, room)]
     else:
         picked = _lexical_rank(found, names, room)
     known: list[str] = []
     known_vectors: Vectors | None = None
-    if vocabulary is not None and vocabulary.tags:
+    if vocabulary is not None and vocabulary.loaded and vocabulary.tags:
         known, known_vectors = (
             vocabulary.vectors(embed) if embed else (sorted(vocabulary.tags), None)
         )

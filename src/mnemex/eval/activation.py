@@ -1,0 +1,169 @@
+"""`mnemex eval activation`: how well analyze() and save enrichment do on held-out messages.
+
+Data (hand-written, never used for training or tuning): eval/data/activation_test.txt (messages
+labelled with intent and explicit save / recall requests) and eval/data/dedup_pairs.txt (near
+duplicates and related-but-different pairs; odd lines were the dev half used to pick the
+checker's weights, even lines are the test half reported here).
+"""
+
+from __future__ import annotations
+
+import functools
+import tempfile
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+from mnemex.config import Settings
+from mnemex.eval.corpus import sentences
+from mnemex.eval.timing import percentile, timed
+
+BACKGROUND_MEMORIES = 500  # a store with some content, so duplicate checks have candidates
+
+
+@dataclass(frozen=True, slots=True)
+class Message:
+    """One labelled test message."""
+
+    intent: str
+    flag: str  # "S" explicit save request, "R" explicit recall request, "-" neither
+    text: str
+
+
+def _lines(name: str) -> Iterator[list[str]]:
+    text = (resources.files("mnemex") / "eval" / "data" / name).read_text(encoding="utf-8")
+    for line in text.splitlines():
+        if line.strip() and not line.startswith("#"):
+            yield [part.strip() for part in line.split("|")]
+
+
+def messages() -> list[Message]:
+    """The held-out activation test set."""
+    return [
+        Message(parts[0], parts[1], "|".join(parts[2:])) for parts in _lines("activation_test.txt")
+    ]
+
+
+def dedup_pairs(half: str = "test") -> list[tuple[str, str, str]]:
+    """(label, existing, new) pairs: "dev" (odd lines), "test" (even lines) or "all"."""
+    rows = [(p[0], p[1], p[2]) for p in _lines("dedup_pairs.txt")]
+    return {"dev": rows[0::2], "test": rows[1::2], "all": rows}[half]
+
+
+def per_class(truth: list[str], guess: list[str], labels: list[str]) -> dict[str, dict[str, float]]:
+    """Precision, recall and support of each class."""
+    table = {}
+    for label in labels:
+        tp = sum(t == g == label for t, g in zip(truth, guess, strict=True))
+        predicted = sum(g == label for g in guess)
+        actual = sum(t == label for t in truth)
+        table[label] = {
+            "precision": round(tp / predicted, 4) if predicted else 0.0,
+            "recall": round(tp / actual, 4) if actual else 0.0,
+            "support": actual,
+        }
+    return table
+
+
+def intent_figures(rows: list[Message], guesses: list[str]) -> dict[str, Any]:
+    """Accuracy, per-class figures and the lowest class recall."""
+    from mnemex.analysis.intent import INTENTS
+
+    truth = [m.intent for m in rows]
+    classes = per_class(truth, guesses, list(INTENTS))
+    accuracy = sum(t == g for t, g in zip(truth, guesses, strict=True)) / len(rows)
+    return {
+        "accuracy": round(accuracy, 4),
+        "min_class_recall": min(c["recall"] for c in classes.values()),
+        "per_class": classes,
+    }
+
+
+def dedup_figures(settings: Settings, embed: Any) -> dict[str, Any]:
+    """False positives (related pairs flagged) and duplicate recall at the review/merge cuts."""
+    from mnemex.analysis import dedup
+
+    report: dict[str, Any] = {}
+    for half in ("test", "all"):
+        pairs = dedup_pairs(half)
+        a = embed([p[1] for p in pairs]) if embed else [None] * len(pairs)
+        b = embed([p[2] for p in pairs]) if embed else [None] * len(pairs)
+        scores = [dedup.similarity(p[1], p[2], x, y) for p, x, y in zip(pairs, a, b, strict=True)]
+        related = [s for s, p in zip(scores, pairs, strict=True) if p[0] == "REL"]
+        dups = [s for s, p in zip(scores, pairs, strict=True) if p[0] == "DUP"]
+        report[half] = {
+            "pairs": len(pairs),
+            "false_positive_rate": round(
+                sum(s >= settings.dedup_review for s in related) / len(related), 4
+            ),
+            "duplicate_recall_review": round(
+                sum(s >= settings.dedup_review for s in dups) / len(dups), 4
+            ),
+            "duplicate_recall_merge": round(
+                sum(s >= settings.dedup_merge for s in dups) / len(dups), 4
+            ),
+        }
+    return report
+
+
+def run(*, embed_model: str = "minilm-int8", saves: bool = True) -> dict[str, Any]:
+    """Every activation figure in one dict (see the module docstring for the data)."""
+    import mnemex
+    from mnemex.analysis import intent
+
+    rows = messages()
+    with tempfile.TemporaryDirectory() as folder:
+        settings = Settings.load(env={}, data_dir=Path(folder), embed_model=embed_model)
+        with mnemex.open(Path(folder) / "activation.db", settings=settings) as store:
+            # Cold: the first call loads spaCy, the embedding model and the intent weights.
+            _, load_ms = timed(functools.partial(store.analyze, "Hello there, remember that."))
+            store.save_many([{"content": t} for t in sentences(BACKGROUND_MEMORIES, seed=5)])
+            embedder = store.engine.embedder
+            analyses, analyze_ms = [], []
+            for row in rows:
+                result, ms = timed(functools.partial(store.analyze, row.text))
+                analyses.append(result)
+                analyze_ms.append(ms)
+            embed_ms = (
+                [timed(functools.partial(embedder.embed, [r.text]))[1] for r in rows]
+                if embedder
+                else []
+            )
+            save_ms = (
+                [timed(functools.partial(store.save, r.text))[1] for r in rows] if saves else []
+            )
+    explicit = [a for a, r in zip(analyses, rows, strict=True) if r.flag == "S"]
+    recall = [a for a, r in zip(analyses, rows, strict=True) if r.flag == "R"]
+    other = [a for a, r in zip(analyses, rows, strict=True) if r.flag != "S"]
+    lexical_guesses = [intent.predict(r.text, None).intent for r in rows]
+    return {
+        "messages": len(rows),
+        "embed_model": embed_model,
+        "explicit_save_recall": round(
+            sum(a.action == "MUST_SAVE" for a in explicit) / len(explicit), 4
+        ),
+        "recall_request_recall": round(
+            sum(a.action == "SHOULD_SEARCH" for a in recall) / len(recall), 4
+        ),
+        "must_save_false_positive_rate": round(
+            sum(a.action == "MUST_SAVE" for a in other) / len(other), 4
+        ),
+        "explicit_saves": len(explicit),
+        "recall_requests": len(recall),
+        "messages_without_save_request": len(other),
+        "intent": intent_figures(rows, [a.intent for a in analyses]),
+        "intent_lexical_fallback": intent_figures(rows, lexical_guesses),
+        "dedup": dedup_figures(settings, embedder.embed if embedder else None),
+        "latency_ms": {
+            "model_load": round(load_ms, 1),
+            "analyze_p50": round(percentile(analyze_ms, 50), 2),
+            "analyze_p95": round(percentile(analyze_ms, 95), 2),
+            "embed_one_p50": round(percentile(embed_ms, 50), 2),
+            "enriched_save_p50": round(percentile(save_ms, 50), 2),
+            "enriched_save_p95": round(percentile(save_ms, 95), 2),
+        },
+        "timestamp": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
+    }
