@@ -26,6 +26,7 @@ log = logging.getLogger(__name__)
 Vector = npt.NDArray[np.float32]
 EmbedFn = Callable[[Sequence[str]], npt.NDArray[np.float32]]
 T = TypeVar("T")
+CONTEXT_TURNS_READ = 3  # caller-given earlier messages whose names are extracted
 SAVING_ACTIONS = frozenset({"MUST_SAVE", "SHOULD_SAVE", "DUPLICATE_DETECTED"})
 
 
@@ -87,7 +88,12 @@ class Analyzer:
         if not self.settings.analysis_context:
             return []
         window = self.windows.window(session_id) if session_id else []
-        return window + context.as_turns(given)
+        extra = context.as_turns(given)[-CONTEXT_TURNS_READ:]
+        if self.settings.analysis_entities:
+            for turn in extra:
+                found = entities.extract(turn.text, use_spacy=self.settings.analysis_spacy)
+                turn.entities = [m.text for m in found if m.named]
+        return window + extra
 
     def remember_turn(self, session_id: str | None, findings: Findings, text: str) -> None:
         """Append the message to its session's window."""
