@@ -9,6 +9,7 @@ even when NER misses them.
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import logging
 import re
@@ -73,14 +74,7 @@ class Mention:
 
     def as_dict(self) -> dict[str, Any]:
         """The JSON form used in Analysis.entities."""
-        return {
-            "text": self.text,
-            "label": self.label,
-            "start": self.start,
-            "end": self.end,
-            "source": self.source,
-            "entity_id": self.entity_id,
-        }
+        return dataclasses.asdict(self)
 
 
 _load_lock = threading.Lock()

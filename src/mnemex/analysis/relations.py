@@ -8,6 +8,7 @@ the entity extractor or the conversation context calls a name can be an end of a
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -95,14 +96,7 @@ class Found:
 
     def as_dict(self) -> dict[str, Any]:
         """The JSON form used in Analysis.relations."""
-        return {
-            "kind": self.kind,
-            "subject": self.subject,
-            "type": self.type,
-            "object": self.object,
-            "value": self.value,
-            "tags": list(self.tags),
-        }
+        return dataclasses.asdict(self)
 
 
 def _role_tag(phrase: str) -> list[str]:
