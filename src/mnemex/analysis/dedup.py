@@ -1,36 +1,27 @@
 """Duplicate checker: is a new text the same memory as one already stored?
 
-similarity = w * cosine(embeddings) + (1 - w) * Dice(content words), minus penalties for what
-paraphrases never change: a different number, or a negation on one side only. Without embeddings
-the lexical part stands alone. MERGE above `dedup_merge` (0.9), REVIEW above `dedup_review` (0.85).
-The weights were chosen on the dev half of eval/data/dedup_pairs.txt; `mnemex eval activation`
-reports the false-positive rate on the other half.
+similarity = w * cosine(embeddings) + (1 - w) * Dice(content words), minus a penalty for each
+contrast cue (contrast.py: a different number, an opposite, a negation on one side, ...). Without
+embeddings the lexical part stands alone. MERGE above `dedup_merge` (0.9), REVIEW above
+`dedup_review` (0.85). The weights were chosen on eval/data/dedup_pairs.txt (the dev set);
+`mnemex eval activation` reports the false-positive rate on eval/data/dedup_test.txt.
 """
 
 from __future__ import annotations
 
-import re
-import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
 import numpy.typing as npt
 
+from mnemex.analysis import contrast
 from mnemex.analysis.gazetteer import canonical_map
 from mnemex.retrieval.lexical import STOPWORDS
 
 Vector = npt.NDArray[np.float32]
 EMBED_WEIGHT = 0.6
-NUMBER_PENALTY = 0.15
-NEGATION_PENALTY = 0.15
-_WORD = re.compile(r"[^\W_]+")
-_DIGITS = re.compile(r"\d+(?:[.:]\d+)*")
-_NEGATIONS = frozenset({"not", "no", "never", "dont", "doesnt", "didnt", "isnt", "anymore"})
-_NUMBER_WORDS = {
-    "one": "1", "two": "2", "three": "3", "four": "4", "five": "5", "six": "6", "seven": "7",
-    "eight": "8", "nine": "9", "ten": "10", "eleven": "11", "twelve": "12", "twenty": "20",
-}  # fmt: skip
+CONTRAST_PENALTY = 0.15  # per contrast cue (a different number, an opposite, ...)
 _EXTRA_STOP = frozenset({"im", "ive", "id", "ill", "re", "please", "also", "about", "remember"})
 
 
@@ -43,17 +34,12 @@ class Verdict:
     action: str  # "MERGE" | "REVIEW"
 
 
-def _fold(text: str) -> str:
-    decomposed = unicodedata.normalize("NFKD", text.casefold())
-    return "".join(c for c in decomposed if not unicodedata.combining(c)).replace("'", "")
-
-
 def tokens(text: str) -> list[str]:
     """Content words, accent-folded, numbers as digits, known aliases canonical."""
     aliases = _aliases()
     out = []
-    for raw in _WORD.findall(_fold(text).replace("’", "")):
-        word = aliases.get(_NUMBER_WORDS.get(raw, raw), _NUMBER_WORDS.get(raw, raw))
+    for raw in contrast.words(text):
+        word = aliases.get(raw, raw)
         if word in STOPWORDS or word in _EXTRA_STOP:
             continue
         out.append(word[:-1] if len(word) > 3 and word.endswith("s") else word)
@@ -77,18 +63,6 @@ def dice(a: Sequence[str], b: Sequence[str]) -> float:
     return 2 * len(sa & sb) / (len(sa) + len(sb))
 
 
-def _negated(text: str) -> bool:
-    words = set(_WORD.findall(_fold(text).replace("’", "")))
-    return bool(words & _NEGATIONS) or "no longer" in text.casefold()
-
-
-def _numbers(text: str) -> set[str]:
-    folded = _fold(text)
-    found = set(_DIGITS.findall(folded))
-    found.update(_NUMBER_WORDS[w] for w in _WORD.findall(folded) if w in _NUMBER_WORDS)
-    return found
-
-
 def similarity(a: str, b: str, va: Vector | None = None, vb: Vector | None = None) -> float:
     """How much `b` is the same memory as `a`, in [0, 1]."""
     lexical = dice(tokens(a), tokens(b))
@@ -96,10 +70,7 @@ def similarity(a: str, b: str, va: Vector | None = None, vb: Vector | None = Non
         score = EMBED_WEIGHT * float(np.dot(va, vb)) + (1 - EMBED_WEIGHT) * lexical
     else:
         score = lexical
-    if _numbers(a) != _numbers(b):
-        score -= NUMBER_PENALTY
-    if _negated(a) != _negated(b):
-        score -= NEGATION_PENALTY
+    score -= CONTRAST_PENALTY * len(contrast.contrasts(a, b))
     return max(0.0, min(1.0, score))
 
 
