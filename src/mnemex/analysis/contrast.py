@@ -8,6 +8,7 @@ antonym swapped in, or the direction of a relation ("A reports to B" vs "B repor
 
 from __future__ import annotations
 
+import functools
 import re
 import unicodedata
 from collections.abc import Callable
@@ -59,9 +60,10 @@ def fold(text: str) -> str:
     )
 
 
-def words(text: str) -> list[str]:
-    """Folded words, number words as digits."""
-    return [NUMBER_WORDS.get(w, w) for w in _WORD.findall(fold(text))]
+@functools.lru_cache(maxsize=4096)
+def words(text: str) -> tuple[str, ...]:
+    """Folded words, number words as digits (cached: a message meets many candidates)."""
+    return tuple(NUMBER_WORDS.get(w, w) for w in _WORD.findall(fold(text)))
 
 
 def numbers(text: str) -> set[str]:

@@ -63,14 +63,17 @@ def dice(a: Sequence[str], b: Sequence[str]) -> float:
     return 2 * len(sa & sb) / (len(sa) + len(sb))
 
 
+def closeness(a: str, b: str, va: Vector | None = None, vb: Vector | None = None) -> float:
+    """Similarity before contrast penalties: embedding cosine blended with word overlap."""
+    lexical = dice(tokens(a), tokens(b))
+    if va is None or vb is None:
+        return lexical
+    return EMBED_WEIGHT * float(np.dot(va, vb)) + (1 - EMBED_WEIGHT) * lexical
+
+
 def similarity(a: str, b: str, va: Vector | None = None, vb: Vector | None = None) -> float:
     """How much `b` is the same memory as `a`, in [0, 1]."""
-    lexical = dice(tokens(a), tokens(b))
-    if va is not None and vb is not None:
-        score = EMBED_WEIGHT * float(np.dot(va, vb)) + (1 - EMBED_WEIGHT) * lexical
-    else:
-        score = lexical
-    score -= CONTRAST_PENALTY * len(contrast.contrasts(a, b))
+    score = closeness(a, b, va, vb) - CONTRAST_PENALTY * len(contrast.contrasts(a, b))
     return max(0.0, min(1.0, score))
 
 
@@ -85,6 +88,8 @@ def check(
     """The best candidate (id, content, vector) at or above `review`, or None."""
     best: tuple[float, str] | None = None
     for memory_id, content, other in candidates:
+        if closeness(content, text, other, vector) < review:
+            continue  # penalties only lower a score: no need to look for contrasts
         score = similarity(content, text, other, vector)
         if best is None or score > best[0]:
             best = (score, memory_id)
