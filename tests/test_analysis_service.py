@@ -78,6 +78,7 @@ def test_save_fills_what_the_caller_left_out(mem_store: MemoryStore) -> None:
     assert result.enrichment["entities"] == memory.entities
     assert result.enrichment["tags"] == memory.tags
     assert result.enrichment["strength"] == 1.8
+    assert result.enrichment["fact_like"] and result.enrichment["intent"] == "SAVE_DECISION"
 
 
 def test_save_keeps_what_the_caller_gave(mem_store: MemoryStore) -> None:

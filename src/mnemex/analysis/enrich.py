@@ -15,6 +15,7 @@ from datetime import datetime
 from typing import Any, Protocol
 
 from mnemex.analysis.analyze import Analyzer, Vector
+from mnemex.analysis.intent import SAVE_INTENTS
 from mnemex.clock import to_micros
 from mnemex.config import Settings
 from mnemex.limits import normalize_tag
@@ -127,7 +128,14 @@ def enrich(
         draft.enrichment["errors"] = [f"analysis: {type(exc).__name__}: {exc}"]
         return
     result = findings.analysis
-    filled: dict[str, Any] = {"intent": result.intent, "confidence": result.confidence}
+    filled: dict[str, Any] = {
+        "intent": result.intent,
+        "confidence": result.confidence,
+        # The seam to the fact ledger (issue 4): whether this memory states a fact, preference,
+        # decision or correction worth extracting triples from.
+        "fact_like": result.intent in SAVE_INTENTS
+        and result.confidence >= settings.analysis_save_threshold,
+    }
     named = [m for m in findings.mentions if m.named]
     if "entities" not in draft.given and named and settings.analysis_entities:
         names = [m.text[: settings.max_entity_chars] for m in named][: settings.max_entities]
