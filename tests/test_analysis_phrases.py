@@ -23,6 +23,11 @@ from mnemex.analysis.phrases import clauses, detect
         "I want you to remember my shoe size is 44",
         "save this to your memory: the vault code is 1234",
         "remind me to call the plumber on Monday",
+        "Store my API key: abc123",
+        "Just so you remember, my flight is at 6",
+        "Add to memory: Sarah's birthday is 4 June",
+        "remember, I'm on call next week",
+        "Remember that this function is called by the nightly cron job",
     ],
 )
 def test_explicit_save_requests_are_detected(text: str) -> None:
@@ -57,6 +62,11 @@ def test_recall_requests_are_detected(text: str) -> None:
         "save this file as main.py",
         "people write it down on paper",
         "Note that this function returns None",
+        "Remember to handle the null case in this function",
+        "remember, the function must return a list",
+        "keep in mind the time complexity when you answer",
+        "Don't forget the semicolon",
+        "can you store the results in a csv",
     ],
 )
 def test_neither_save_nor_recall(text: str) -> None:

@@ -58,7 +58,21 @@ _SAVE_PATTERNS = [
         r"(?:memory|memories|notes)\b"
     ),
     re.compile(r"\bdont let me forget\b|\bdo not let me forget\b"),
+    re.compile(r"\bso (?:that )?you (?:remember|dont forget|do not forget|can remember)\b"),
+    re.compile(r"\badd (?:this |that |it )?to (?:your |my )?(?:memory|memories|notes)\b"),
+    re.compile(rf"^{_FILLER}{_ASK}(?:store|memorize|memorise|record|note down) (?:my|our)\b"),
 ]
+# An instruction about the task at hand ("remember to handle the null case in this function",
+# "don't forget the semicolon") is not a request to keep something, unless it states a fact
+# ("remember that this function is called by cron").
+_TASK = re.compile(
+    r"\b(?:this|the|that|your) (?:function|method|code|file|line|query|script|class|test|tests|"
+    r"snippet|loop|variable|semicolon|semicolons|bracket|brackets|import|imports|answer|response|"
+    r"reply|output|diff|commit|pr|regex|type hints?|edge cases?|null case|error handling|"
+    r"indentation|complexity|time complexity)\b|\bwhen you (?:answer|reply|write|respond|code|"
+    r"implement|refactor|fix)\b|\bin your (?:answer|reply|response|code)\b"
+)
+_STATES_A_FACT = re.compile(r"\b(?:that|:)\s|:$")
 
 _RECALL_PATTERNS = [
     re.compile(r"\b(?:do|did) you (?:still |even |by any chance )?(?:remember|recall|recollect)\b"),
@@ -213,7 +227,7 @@ def detect(text: str) -> Phrases:
     """Save, recall and importance phrases of one message (negation-aware)."""
     result = Phrases()
     parts = clauses(text)
-    for clause in parts:
+    for index, clause in enumerate(parts):
         negation = _first(_NEGATION_PATTERNS, clause)
         if negation:
             result.negated = True
@@ -225,6 +239,11 @@ def detect(text: str) -> Phrases:
             result.matches.append(f"recall: {recall}")
             continue
         save = _first(_SAVE_PATTERNS, clause)
+        # A bare "remember," takes its content from the next clause.
+        scope = clause if save != clause else " ".join(parts[index : index + 2])
+        if save and _TASK.search(scope) and not _STATES_A_FACT.search(scope):
+            result.matches.append(f"task instruction: {save}")
+            continue
         if save:
             result.save_request = True
             result.matches.append(f"save: {save}")
