@@ -113,3 +113,11 @@ def test_clauses_split_on_punctuation_and_keep_questions() -> None:
         "please ?",
         "thanks",
     ]
+
+
+def test_dismissal_alone_negates_but_a_correction_does_not() -> None:
+    assert detect("forget it").negated
+    assert detect("never mind").negated
+    correction = detect("Forget what I said earlier, we're using Svelte")
+    assert not correction.negated and not correction.save_request
+    assert "correction: forget what i said" in correction.matches

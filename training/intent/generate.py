@@ -372,10 +372,10 @@ def fill(template: str, rng: random.Random) -> str:
     def pick(match: re.Match[str]) -> str:
         name, second = match.group(1), match.group(2)
         options = SLOTS[name]
-        if second:
-            options = [o for o in options if o != chosen.get(name)] or options
+        taken = chosen.get(name if second else f"{name}2")
+        options = [o for o in options if o != taken] or options
         value = rng.choice(options)
-        chosen.setdefault(name, value)
+        chosen[f"{name}2" if second else name] = value
         return value
 
     return _SLOT.sub(pick, template)

@@ -117,14 +117,16 @@ _NEGATION_PATTERNS = [
         r"(?:this|that|it|any of this|anything)\b"
     ),
     re.compile(r"\bdont bother (?:remembering|saving|noting|recording|storing)\b"),
-    re.compile(
-        rf"^{_FILLER}(?:forget|ignore|disregard|scratch) (?:about )?(?:this|that|it|what i "
-        r"(?:just )?said|everything)\b"
-    ),
     re.compile(r"\byou can forget (?:this|that|it|about)\b"),
     re.compile(r"\bnot worth (?:remembering|saving|noting|storing|keeping)\b"),
-    re.compile(r"\b(?:off the record|never ?mind|nevermind)\b"),
+    re.compile(r"\boff the record\b"),
 ]
+# "Forget it" alone dismisses the message; followed by new content it is a correction
+# ("scratch that, the meeting is at 4"), which is worth saving.
+_DISMISSAL = re.compile(
+    rf"^{_FILLER}(?:(?:forget|ignore|disregard|scratch) (?:about )?(?:this|that|it|what i "
+    r"(?:just )?said|everything)|never ?mind|nevermind)\b"
+)
 
 # Importance keywords and their strength boost; the strongest one found counts.
 _BOOSTS: list[tuple[re.Pattern[str], float]] = [
@@ -229,6 +231,12 @@ def detect(text: str) -> Phrases:
     parts = clauses(text)
     for index, clause in enumerate(parts):
         negation = _first(_NEGATION_PATTERNS, clause)
+        dismissal = _DISMISSAL.search(clause)
+        if dismissal and index + 1 == len(parts):
+            negation = dismissal.group(0).strip()
+        elif dismissal:
+            result.matches.append(f"correction: {dismissal.group(0).strip()}")
+            continue
         if negation:
             result.negated = True
             result.matches.append(f"negation: {negation}")
