@@ -167,3 +167,14 @@ def test_the_strength_default_is_still_one_without_enrichment(
 ) -> None:
     with _store(tmp_path, clock, analysis_importance=False, embed_model="none") as store:
         assert store.save("We decided to ship on Friday").memory.strength == 1.0
+
+
+def test_sessions_and_tag_reuse_stay_within_a_tenant(mem_store: MemoryStore) -> None:
+    other = mem_store.for_tenant("other")
+    mem_store.analyze("Have you heard of Helix?", session_id="s1")
+    assert other.analyze("I love it", session_id="s1").entities == []
+    mem_store.save("Backups of the secrets", tags=["vaults"])
+    mine = mem_store.analyze("We decided to move the vault to Frankfurt")
+    theirs = other.analyze("We decided to move the vault to Frankfurt")
+    assert "vaults" in mine.tags and "vault" not in mine.tags  # the tenant's own tag, reused
+    assert "vault" in theirs.tags and "vaults" not in theirs.tags

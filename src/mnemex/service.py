@@ -370,7 +370,9 @@ class MemoryStore:
 
     def _store_reader(self) -> enrich.StoreReader:
         engine = self.engine
-        return enrich.StoreReader(self._read, engine.embedder, engine.vector_index(self.tenant))
+        return enrich.StoreReader(
+            self.tenant, self._read, engine.embedder, engine.vector_index(self.tenant)
+        )
 
     def _enrich(self, drafts: Sequence[Draft], vectors: Sequence[bytes | None]) -> None:
         """Fill left-out entities, tags and strength (analysis/enrich.py), before any write."""
@@ -396,7 +398,8 @@ class MemoryStore:
         """What a message asks for (save, search, nothing) and what is worth keeping from it."""
         settings = self.settings
         text = limits.check_text(message, "message", settings.max_content_chars)
-        session = limits.check_optional_text(session_id, "session_id", 200)
+        checked = limits.check_optional_text(session_id, "session_id", 200)
+        session = None if checked is None else f"{self.tenant}\x00{checked}"  # per tenant
         if context is not None and not isinstance(context, str):
             context = [
                 limits.check_text(

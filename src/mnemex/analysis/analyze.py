@@ -33,6 +33,8 @@ SAVING_ACTIONS = frozenset({"MUST_SAVE", "SHOULD_SAVE", "DUPLICATE_DETECTED"})
 class StoreView(Protocol):
     """What analysis reads from the store; each call is one short read transaction."""
 
+    tenant: str
+
     def entities(self, names: Sequence[str]) -> dict[str, Entity]: ...
     def similar(self, text: str, vector: Vector | None) -> list[tuple[str, str, Vector | None]]: ...
     def tags(self) -> list[str]: ...
@@ -55,7 +57,8 @@ class Analyzer:
         self.settings = settings
         self._embedder = embedder
         self.windows = SessionWindows(settings.analysis_context_turns)
-        self.vocabulary = tags.TagVocabulary()
+        self.phrase_vectors = tags.PhraseCache()
+        self._vocabularies: dict[str, tags.TagVocabulary] = {}
         self._vocabulary_lock = threading.Lock()
         self._warmed = False
 
@@ -148,7 +151,10 @@ class Analyzer:
         decide(result, p, s)
         if s.analysis_tags and (always_tag or result.action in SAVING_ACTIONS):
             result.tags = self._guard(
-                "tags", errors, [], lambda: self._tags(context.substitute(text, refs), found, embed)
+                "tags",
+                errors,
+                [],
+                lambda: self._tags(context.substitute(text, refs), found, embed, view),
             )
         return found
 
@@ -188,7 +194,9 @@ class Analyzer:
         result.intent, result.confidence = guess.intent, round(guess.confidence, 4)
         result.probabilities, result.intent_model = guess.probabilities, guess.model
 
-    def _tags(self, text: str, found: Findings, embed: EmbedFn | None) -> list[str]:
+    def _tags(
+        self, text: str, found: Findings, embed: EmbedFn | None, view: StoreView | None
+    ) -> list[str]:
         result = found.analysis
         names = [m.text for m in found.mentions if m.named]
         labels = [m.label for m in found.mentions if m.named]
@@ -199,7 +207,7 @@ class Analyzer:
             embed=embed,
             names=names,
             category_tag=category,
-            vocabulary=self.vocabulary,
+            vocabulary=self.vocabulary(view),
         )
 
     def _relations(
@@ -219,12 +227,21 @@ class Analyzer:
             found.analysis.duplicate_of = verdict.memory_id
             found.analysis.duplicate_score = verdict.similarity
 
-    def load_vocabulary(self, view: StoreView) -> None:
-        """Read the store's tags once, so suggestions can reuse them."""
+    def vocabulary(self, view: StoreView | None) -> tags.TagVocabulary:
+        """The tags of the view's tenant (read from the store once), or an empty vocabulary."""
         with self._vocabulary_lock:
-            if not self.vocabulary.loaded:
-                self.vocabulary.add(view.tags())
-                self.vocabulary.loaded = True
+            if view is None:
+                return tags.TagVocabulary(self.phrase_vectors)
+            vocabulary = self._vocabularies.get(view.tenant)
+            if vocabulary is None:
+                vocabulary = tags.TagVocabulary(self.phrase_vectors)
+                self._vocabularies[view.tenant] = vocabulary
+        if not vocabulary.loaded and self.settings.analysis_tags:
+            with vocabulary.lock:
+                if not vocabulary.loaded:
+                    vocabulary.add(view.tags())
+                    vocabulary.loaded = True
+        return vocabulary
 
 
 def decide(result: Analysis, p: phrases.Phrases, s: Settings) -> None:

@@ -59,10 +59,12 @@ class StoreReader:
 
     def __init__(
         self,
+        tenant: str,
         read: Callable[[], AbstractContextManager[Tx]],
         embedder: Embedder | None,
         index: VectorIndex | None,
     ) -> None:
+        self.tenant = tenant
         self._read = read
         self._embedder = embedder
         self._index = index
@@ -120,8 +122,6 @@ def enrich(
     `vector` is the content's embedding when the save path already computed it.
     """
     try:
-        if settings.analysis_tags:
-            analyzer.load_vocabulary(view)
         findings = analyzer.run(draft.content, view=view, always_tag=True, vector=vector)
     except Exception as exc:  # enrichment never fails a save
         log.warning("enrichment failed: %s", exc, exc_info=True)
@@ -148,7 +148,7 @@ def enrich(
         cleaned = [normalize_tag(t)[: settings.max_tag_chars] for t in result.tags]
         draft.tags = list(dict.fromkeys(t for t in cleaned if t))[: settings.max_tags]
         filled["tags"] = draft.tags
-        analyzer.vocabulary.add(draft.tags)
+    analyzer.vocabulary(view).add(draft.tags)
     if draft.strength is None and settings.analysis_importance:
         draft.strength = result.strength
         filled["strength"] = result.strength

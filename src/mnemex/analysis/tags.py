@@ -143,20 +143,20 @@ class PhraseCache:
 class TagVocabulary:
     """Tags the store already uses; their embeddings come from the phrase cache."""
 
-    def __init__(self) -> None:
+    def __init__(self, cache: PhraseCache | None = None) -> None:
         self.tags: set[str] = set()
         self.loaded = False
-        self.cache = PhraseCache()
-        self._lock = threading.Lock()
+        self.cache = cache or PhraseCache()
+        self.lock = threading.RLock()
 
     def add(self, tags: Iterable[str]) -> None:
         """Remember tags (from a save, or the first scan of the store)."""
-        with self._lock:
+        with self.lock:
             self.tags.update(tags)
 
     def vectors(self, embed: EmbedFn) -> tuple[list[str], Vectors | None]:
         """Every known tag and its embedding."""
-        with self._lock:
+        with self.lock:
             tags = sorted(self.tags)
         if not tags:
             return [], None
