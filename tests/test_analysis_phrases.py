@@ -28,6 +28,12 @@ from mnemex.analysis.phrases import clauses, detect
         "Add to memory: Sarah's birthday is 4 June",
         "remember, I'm on call next week",
         "Remember that this function is called by the nightly cron job",
+        "Could you make a mental note that I'm out next week?",
+        "Don't you forget that the demo is on Friday",
+        "It's important that you remember my allergy to bees",
+        "Save to memory: the gate code is 0451",
+        "Can you keep track of the fact that Lars is on leave",
+        "I need you to remember something: my PIN starts with 7",
     ],
 )
 def test_explicit_save_requests_are_detected(text: str) -> None:
@@ -45,6 +51,8 @@ def test_explicit_save_requests_are_detected(text: str) -> None:
         "What's my passport number?",
         "Remember what I told you about Berlin?",
         "can you remember what we decided?",
+        "Refresh my memory on the budget",
+        "What was it I told you about the landlord?",
     ],
 )
 def test_recall_requests_are_detected(text: str) -> None:

@@ -31,7 +31,8 @@ _WH = r"(?:what|whats|when|where|who|whom|whose|how|which|why|whether|if)"
 _SAVE_VERB = (
     r"(?:remember|memorize|memorise|commit (?:this |that |it )?to memory|"
     r"keep (?:this |that |it |the following )?in mind|bear (?:this |that |it )?in mind|"
-    r"make (?:a )?note|take (?:a )?note|note down|write (?:this |that |it )?down|"
+    r"(?:make|take|keep) (?:a )?(?:mental )?note|note down|keep track of (?:this|that|the fact)|"
+    r"write (?:this |that |it )?down|"
     r"jot (?:this |that |it )?down|remind me to|remind me (?:on|in|at|next|tomorrow))"
 )
 
@@ -39,6 +40,12 @@ _SAVE_PATTERNS = [
     # "Remember that ...", "can you remember I'm ...", not "remember what/when ...".
     re.compile(rf"^{_FILLER}{_ASK}{_SAVE_VERB}\b(?!\s+{_WH}\b)"),
     re.compile(rf"^{_FILLER}(?:do not|dont|never|you (?:must )?(?:not|never)) forget\b"),
+    re.compile(rf"^{_FILLER}dont you (?:ever )?forget\b"),
+    re.compile(r"\bthat you (?:always )?(?:remember|dont forget|do not forget|keep in mind)\b"),
+    re.compile(
+        r"\b(?:save|store|add|put|write) (?:it |this |that )?(?:to|in|into) (?:your |my )?"
+        r"(?:memory|memories|notes)\b"
+    ),
     re.compile(rf"^{_FILLER}{_ASK}(?:not forget|never forget)\b"),
     re.compile(r"\bnote to (?:self|yourself)\b"),
     re.compile(r"\bfor (?:future|later) reference\b|\bfor the record\b"),
@@ -102,6 +109,8 @@ _RECALL_PATTERNS = [
     re.compile(r"\bwhat (?:have|do) you (?:got|stored|saved|noted) (?:about|on|for)\b"),
     re.compile(r"\b(?:look up|search|check) (?:my|your|our) (?:notes|memory|memories)\b"),
     re.compile(r"\b(?:did|do) (?:you|we) (?:save|store|note|write down|record)\b"),
+    re.compile(r"\b(?:refresh|jog) my memory\b"),
+    re.compile(r"\b(?:i|we) (?:told|mentioned|said|discussed)\b.*\?"),
 ]
 
 # A negation cancels a save request in its clause: "no need to remember this".
