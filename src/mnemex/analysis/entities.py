@@ -244,8 +244,9 @@ def _ngrams(text: str, longest: int = 3) -> list[tuple[str, int, int]]:
     for size in range(longest, 0, -1):
         for i in range(len(words) - size + 1):
             chunk = words[i : i + size]
-            if all(w.casefold() in STOPWORDS for w, _, _ in chunk) or len(chunk[0][0]) < 2:
-                continue
+            edges = (chunk[0][0].casefold(), chunk[-1][0].casefold())
+            if edges[0] in STOPWORDS or edges[1] in STOPWORDS or len(chunk[0][0]) < 2:
+                continue  # a stored name neither starts nor ends with "the", "of", ...
             grams.append((text[chunk[0][1] : chunk[-1][2]], chunk[0][1], chunk[-1][2]))
     return grams
 
