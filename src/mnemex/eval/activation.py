@@ -10,18 +10,20 @@ are reported as "dev", not as a result).
 from __future__ import annotations
 
 import functools
+import os
 import tempfile
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from mnemex.config import Settings
 from mnemex.eval.corpus import sentences
 from mnemex.eval.timing import percentile, timed
 
+T = TypeVar("T")
 BACKGROUND_MEMORIES = 500  # a store with some content, so duplicate checks have candidates
 
 
@@ -110,6 +112,40 @@ def dedup_figures(settings: Settings, embed: Any) -> dict[str, Any]:
     return report
 
 
+def _cpu_timed(func: Callable[[], T]) -> tuple[T, float, float]:
+    """func's result, its wall time and its process CPU time, in milliseconds."""
+    cpu = time.process_time()
+    result, wall = timed(func)
+    return result, wall, (time.process_time() - cpu) * 1000.0
+
+
+def _measure(store: Any, rows: list[Message], saves: bool) -> tuple[list[Any], dict[str, float]]:
+    """Analyses of every message and the latency figures, embedding timed beside each analyze."""
+    embedder = store.engine.embedder
+    analyses, analyze_ms, analyze_cpu, embed_ms, save_ms = [], [], [], [], []
+    for row in rows:
+        if embedder is not None:
+            embed_ms.append(timed(functools.partial(embedder.embed, [row.text]))[1])
+        result, wall, cpu = _cpu_timed(functools.partial(store.analyze, row.text))
+        analyses.append(result)
+        analyze_ms.append(wall)
+        analyze_cpu.append(cpu)
+    if saves:
+        save_ms = [timed(functools.partial(store.save, r.text))[1] for r in rows]
+    return analyses, {
+        "analyze_p50": round(percentile(analyze_ms, 50), 2),
+        "analyze_p95": round(percentile(analyze_ms, 95), 2),
+        "analyze_cpu_p50": round(percentile(analyze_cpu, 50), 2),
+        "embed_one_p50": round(percentile(embed_ms, 50), 2),
+        "enriched_save_p50": round(percentile(save_ms, 50), 2),
+        "enriched_save_p95": round(percentile(save_ms, 95), 2),
+    }
+
+
+def _rate(hits: list[bool]) -> float:
+    return round(sum(hits) / len(hits), 4) if hits else 0.0
+
+
 def run(*, embed_model: str = "minilm-int8", saves: bool = True) -> dict[str, Any]:
     """Every activation figure in one dict (see the module docstring for the data)."""
     import mnemex
@@ -122,49 +158,24 @@ def run(*, embed_model: str = "minilm-int8", saves: bool = True) -> dict[str, An
             # Cold: the first call loads spaCy, the embedding model and the intent weights.
             _, load_ms = timed(functools.partial(store.analyze, "Hello there, remember that."))
             store.save_many([{"content": t} for t in sentences(BACKGROUND_MEMORIES, seed=5)])
+            analyses, latency = _measure(store, rows, saves)
             embedder = store.engine.embedder
-            analyses, analyze_ms = [], []
-            for row in rows:
-                result, ms = timed(functools.partial(store.analyze, row.text))
-                analyses.append(result)
-                analyze_ms.append(ms)
-            embed_ms = (
-                [timed(functools.partial(embedder.embed, [r.text]))[1] for r in rows]
-                if embedder
-                else []
-            )
-            save_ms = (
-                [timed(functools.partial(store.save, r.text))[1] for r in rows] if saves else []
-            )
-    explicit = [a for a, r in zip(analyses, rows, strict=True) if r.flag == "S"]
-    recall = [a for a, r in zip(analyses, rows, strict=True) if r.flag == "R"]
-    other = [a for a, r in zip(analyses, rows, strict=True) if r.flag != "S"]
-    lexical_guesses = [intent.predict(r.text, None).intent for r in rows]
+    actions = [(a.action, r.flag) for a, r in zip(analyses, rows, strict=True)]
     return {
         "messages": len(rows),
         "embed_model": embed_model,
-        "explicit_save_recall": round(
-            sum(a.action == "MUST_SAVE" for a in explicit) / len(explicit), 4
-        ),
-        "recall_request_recall": round(
-            sum(a.action == "SHOULD_SEARCH" for a in recall) / len(recall), 4
-        ),
-        "must_save_false_positive_rate": round(
-            sum(a.action == "MUST_SAVE" for a in other) / len(other), 4
-        ),
-        "explicit_saves": len(explicit),
-        "recall_requests": len(recall),
-        "messages_without_save_request": len(other),
+        "explicit_save_recall": _rate([a == "MUST_SAVE" for a, f in actions if f == "S"]),
+        "recall_request_recall": _rate([a == "SHOULD_SEARCH" for a, f in actions if f == "R"]),
+        "must_save_false_positive_rate": _rate([a == "MUST_SAVE" for a, f in actions if f != "S"]),
+        "explicit_saves": sum(f == "S" for _, f in actions),
+        "recall_requests": sum(f == "R" for _, f in actions),
+        "messages_without_save_request": sum(f != "S" for _, f in actions),
         "intent": intent_figures(rows, [a.intent for a in analyses]),
-        "intent_lexical_fallback": intent_figures(rows, lexical_guesses),
+        "intent_lexical_fallback": intent_figures(
+            rows, [intent.predict(r.text, None).intent for r in rows]
+        ),
         "dedup": dedup_figures(settings, embedder.embed if embedder else None),
-        "latency_ms": {
-            "model_load": round(load_ms, 1),
-            "analyze_p50": round(percentile(analyze_ms, 50), 2),
-            "analyze_p95": round(percentile(analyze_ms, 95), 2),
-            "embed_one_p50": round(percentile(embed_ms, 50), 2),
-            "enriched_save_p50": round(percentile(save_ms, 50), 2),
-            "enriched_save_p95": round(percentile(save_ms, 95), 2),
-        },
+        "latency_ms": {"model_load": round(load_ms, 1), **latency},
+        "load_average": round(os.getloadavg()[0], 2),
         "timestamp": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
     }

@@ -73,7 +73,8 @@ def _activation_table(report: dict[str, Any]) -> None:
         },
         *({"figure": name, "value": value} for name, value in report["latency_ms"].items()),
     ]
-    rows_table(rows, f"mnemex eval activation ({report['messages']} messages)")
+    title = f"mnemex eval activation ({report['messages']} messages, load {report['load_average']})"
+    rows_table(rows, title)
     classes = [{"intent": name, **figures} for name, figures in intent["per_class"].items()]
     rows_table(classes, "intent per class (held-out test set)")
 
