@@ -20,11 +20,20 @@ NUMBER_WORDS = {
     "eight": "8", "nine": "9", "ten": "10", "eleven": "11", "twelve": "12", "twenty": "20",
     "first": "1st", "second": "2nd", "third": "3rd",
 }  # fmt: skip
+_CONTRACTION = re.compile(r"n't\b|'re\b|'m\b|'ve\b|'ll\b|'d\b")
+_EXPANSIONS = {
+    "n't": " not",
+    "'re": " are",
+    "'m": " am",
+    "'ve": " have",
+    "'ll": " will",
+    "'d": " would",
+}
 _NEGATIONS = frozenset({"not", "no", "never", "dont", "doesnt", "didnt", "isnt", "cant", "cannot"})
 # Markers of a past or changed state: "used to", "no longer", "was ... until", "old".
 _STATE_CHANGE = re.compile(
     r"\b(?:used to|no longer|anymore|any more|formerly|previously|former|ex|until|old|stopped|"
-    r"stop|quit|left|will|going to|is learning|rewriting)\b"
+    r"stop|quit|left|cancelled|canceled|is learning|rewriting)\b"
 )
 _SPEAKER = frozenset({"i", "me", "my", "mine", "im", "ive", "id", "myself"})
 _PEOPLE = frozenset(
@@ -51,13 +60,10 @@ _DIRECTION = frozenset({"to", "instead", "over", "than", "from", "vs", "versus",
 
 
 def fold(text: str) -> str:
-    """Lowercase, accents and apostrophes removed."""
-    decomposed = unicodedata.normalize("NFKD", text.casefold())
-    return (
-        "".join(c for c in decomposed if not unicodedata.combining(c))
-        .replace("'", "")
-        .replace("’", "")
-    )
+    """Lowercase, accents removed, contractions spelled out ("we're" -> "we are")."""
+    decomposed = unicodedata.normalize("NFKD", text.casefold().replace("’", "'"))
+    plain = "".join(c for c in decomposed if not unicodedata.combining(c))
+    return _CONTRACTION.sub(lambda m: _EXPANSIONS[m.group(0)], plain).replace("'", "")
 
 
 @functools.lru_cache(maxsize=4096)
@@ -87,11 +93,30 @@ def _negated_word(text: str) -> str | None:
 
 
 def _people(text: str) -> frozenset[str]:
-    seq = set(words(text))
+    seq = {w[:-1] if w.endswith("s") and w[:-1] in _PEOPLE else w for w in words(text)}
     return frozenset(({"speaker"} if seq & _SPEAKER else set()) | (seq & _PEOPLE))
 
 
-def _stem(word: str) -> str:
+def _other_people(a: str, b: str) -> bool:
+    """Both sentences are about someone, and not about the same people ("I" vs "my son")."""
+    pa, pb = _people(a), _people(b)
+    return bool(pa) and bool(pb) and pa != pb
+
+
+_PRESENT = frozenset({"is", "are", "am", "s", "im", "re"})
+_PAST = frozenset({"was", "were"})
+
+
+def _tense(a: str, b: str) -> bool:
+    """A present state on one side, the same state in the past on the other ("is" / "was")."""
+    wa, wb = set(words(a)), set(words(b))
+    return bool(
+        (wa & _PRESENT and wb & _PAST and not wb & _PRESENT)
+        or (wb & _PRESENT and wa & _PAST and not wa & _PRESENT)
+    )
+
+
+def stem(word: str) -> str:
     for suffix in ("ing", "ed", "es", "s"):
         if len(word) > len(suffix) + 2 and word.endswith(suffix):
             return word[: -len(suffix)]
@@ -99,10 +124,10 @@ def _stem(word: str) -> str:
 
 
 def _antonym_swap(a: str, b: str) -> bool:
-    only_a = {_stem(w) for w in words(a)} - {_stem(w) for w in words(b)}
-    only_b = {_stem(w) for w in words(b)} - {_stem(w) for w in words(a)}
+    only_a = {stem(w) for w in words(a)} - {stem(w) for w in words(b)}
+    only_b = {stem(w) for w in words(b)} - {stem(w) for w in words(a)}
     for first, second in _ANTONYMS:
-        x, y = _stem(first), _stem(second)
+        x, y = stem(first), stem(second)
         if (x in only_a and y in only_b) or (y in only_a and x in only_b):
             return True
     return False
@@ -129,7 +154,8 @@ CUES: dict[str, Callable[[str, str], bool]] = {
     "numbers": lambda a, b: numbers(a) != numbers(b),
     "polarity": lambda a, b: _polarity(a) != _polarity(b),
     "negated_word": lambda a, b: _negated_word(a) != _negated_word(b),
-    "people": lambda a, b: _people(a) != _people(b),
+    "people": _other_people,
+    "tense": _tense,
     "antonym": _antonym_swap,
     "direction": _word_order_swap,
 }

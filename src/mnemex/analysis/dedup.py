@@ -9,6 +9,7 @@ embeddings the lexical part stands alone. MERGE above `dedup_merge` (0.9), REVIE
 
 from __future__ import annotations
 
+import difflib
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -22,6 +23,7 @@ from mnemex.retrieval.lexical import STOPWORDS
 Vector = npt.NDArray[np.float32]
 EMBED_WEIGHT = 0.6
 CONTRAST_PENALTY = 0.15  # per contrast cue (a different number, an opposite, ...)
+VARIANT_RATIO = 0.8  # "colour"/"color" 0.91, "standardise"/"standardize" 0.91, "cat"/"car" no
 _EXTRA_STOP = frozenset({"im", "ive", "id", "ill", "re", "please", "also", "about", "remember"})
 
 
@@ -42,7 +44,7 @@ def tokens(text: str) -> list[str]:
         word = aliases.get(raw, raw)
         if word in STOPWORDS or word in _EXTRA_STOP:
             continue
-        out.append(word[:-1] if len(word) > 3 and word.endswith("s") else word)
+        out.append(contrast.stem(word))
     return out
 
 
@@ -56,11 +58,25 @@ def _aliases() -> dict[str, str]:
 
 
 def dice(a: Sequence[str], b: Sequence[str]) -> float:
-    """Dice coefficient of two word sets (1.0 for two empty sets)."""
+    """Dice coefficient of two word sets; spelling variants ("colour", "color") count as equal."""
     sa, sb = set(a), set(b)
     if not sa and not sb:
         return 1.0
-    return 2 * len(sa & sb) / (len(sa) + len(sb))
+    shared = len(sa & sb)
+    left, right = sorted(sa - sb), sorted(sb - sa)
+    for word in left:
+        match = next((w for w in right if _variant(word, w)), None)
+        if match is not None:
+            shared += 1
+            right.remove(match)
+    return 2 * shared / (len(sa) + len(sb))
+
+
+def _variant(a: str, b: str) -> bool:
+    """Two spellings of one word: same first letter, at most one edit apart in 5+ letters."""
+    if a[:1] != b[:1] or min(len(a), len(b)) < 4:
+        return False
+    return difflib.SequenceMatcher(None, a, b).ratio() >= VARIANT_RATIO
 
 
 def closeness(a: str, b: str, va: Vector | None = None, vb: Vector | None = None) -> float:
