@@ -125,3 +125,21 @@ def test_pronouns_resolve_to_the_last_entity() -> None:
     assert context.substitute("I use it every day", refs) == "I use Helix every day"
     assert context.resolve("remember this", turns, []) == []
     assert context.resolve("It is important to rest", turns, []) == []
+
+
+def test_contrast_cues_name_what_differs() -> None:
+    from mnemex.analysis.contrast import contrasts
+
+    assert contrasts("The limit is 100", "The limit is 200") == ["numbers"]
+    assert "polarity" in contrasts("I eat meat", "I don't eat meat")
+    assert "tense" in contrasts("Anika is the lead", "Anika was the lead")
+    assert "people" in contrasts("I'm allergic to nuts", "My son is allergic to nuts")
+    assert "antonym" in contrasts("The freeze starts Friday", "The freeze ends Friday")
+    assert "direction" in contrasts("Sanjay reports to Yuki", "Yuki reports to Sanjay")
+    assert contrasts("We're dropping Python 3.8", "We are dropping Python 3.8") == []
+    assert contrasts("My gym locker is 58", "Gym locker: 58") == []
+
+
+def test_spelling_variants_share_a_word() -> None:
+    assert dedup.dice(dedup.tokens("I'm colour-blind"), dedup.tokens("I am color blind")) == 1.0
+    assert dedup.dice(["cat"], ["car"]) == 0.0

@@ -56,6 +56,10 @@ _ANTONYMS = [
     ("home", "office"), ("opens", "closes"), ("starts", "finishes"), ("production", "staging"),
     ("weekly", "daily"), ("weekly", "nightly"), ("monthly", "weekly"), ("yes", "no"),
 ]  # fmt: skip
+# Capitalised words that are not names: sentence openers and pronouns.
+_COMMON_CAPITALS = frozenset(
+    "i a an the on in at my our we you he she they it this that there when if our".split()
+)
 _DIRECTION = frozenset({"to", "instead", "over", "than", "from", "vs", "versus", "not"})
 
 
@@ -143,11 +147,22 @@ def _direction_swap(a: str, b: str) -> bool:
     return any((right, left) in pairs_b and left != right for left, right in pairs_a)
 
 
+_CAPITALISED = re.compile(r"\b[A-Z][\w-]*")
+
+
+def _names(text: str) -> list[str]:
+    return [w for w in _CAPITALISED.findall(text) if w.casefold() not in _COMMON_CAPITALS]
+
+
 def _word_order_swap(a: str, b: str) -> bool:
-    """Same words, two of them trading places around a directional word ("A to B" / "B to A")."""
-    return _direction_swap(a, b) or (
-        sorted(words(a)) == sorted(words(b)) and _negated_word(a) != _negated_word(b)
-    )
+    """Same words, two of them trading places ("A reports to B" / "B reports to A")."""
+    if _direction_swap(a, b):
+        return True
+    if sorted(words(a)) != sorted(words(b)):
+        return False
+    names_a, names_b = _names(a), _names(b)
+    swapped = len(names_a) >= 2 and sorted(names_a) == sorted(names_b) and names_a != names_b
+    return (swapped and names_a[0] != names_b[0]) or _negated_word(a) != _negated_word(b)
 
 
 CUES: dict[str, Callable[[str, str], bool]] = {
