@@ -194,3 +194,13 @@ def test_everything_works_without_spacy_and_embeddings(
     assert {"Priya", "Kubernetes"} <= {e["text"] for e in result.entities}
     saved = lexical_store.save("Marta built the search engine with Elasticsearch")
     assert "Elasticsearch" in saved.memory.entities and saved.memory.tags
+
+
+def test_an_answer_is_read_with_its_question(mem_store: MemoryStore) -> None:
+    alone = mem_store.analyze("Black, no sugar.")
+    answer = mem_store.analyze("Black, no sugar.", context=["How do you take your coffee?"])
+    assert alone.action == "NONE"
+    assert (answer.action, answer.intent) == ("SHOULD_SAVE", "SAVE_PREFERENCE")
+    assert mem_store.analyze("thanks!", context=["Anything else?"]).intent == "GREETING"
+    mem_store.analyze("Which database did the team pick?", session_id="t")
+    assert mem_store.analyze("Postgres, final.", session_id="t").intent == "SAVE_DECISION"

@@ -27,6 +27,7 @@ Vector = npt.NDArray[np.float32]
 EmbedFn = Callable[[Sequence[str]], npt.NDArray[np.float32]]
 T = TypeVar("T")
 CONTEXT_TURNS_READ = 3  # caller-given earlier messages whose names are extracted
+CLEAR_GREETING = 0.8  # a fragment this surely a greeting ("thanks!") is not read as an answer
 SAVING_ACTIONS = frozenset({"MUST_SAVE", "SHOULD_SAVE", "DUPLICATE_DETECTED"})
 
 
@@ -184,12 +185,14 @@ class Analyzer:
     ) -> None:
         result = found.analysis
         guess = intent.predict(text, found.vector)
-        threshold = self.settings.analysis_save_threshold
-        if turns and context.is_fragment(text) and guess.confidence < threshold:
-            joined = context.with_context(text, turns)
+        if turns and context.is_fragment(text) and not _clear_greeting(guess):
+            joined = context.with_context(text, turns, depth=1)
             vector = embed([joined])[0] if embed is not None else None
             wider = intent.predict(joined, vector)
-            if wider.confidence > guess.confidence:
+            if context.answers_question(turns):
+                # "Black, no sugar." after "How do you take your coffee?" states something.
+                guess = intent.restrict(wider, intent.SAVE_INTENTS)
+            elif wider.confidence > guess.confidence:
                 guess = wider
         result.intent, result.confidence = guess.intent, round(guess.confidence, 4)
         result.probabilities, result.intent_model = guess.probabilities, guess.model
@@ -242,6 +245,10 @@ class Analyzer:
                     vocabulary.add(view.tags())
                     vocabulary.loaded = True
         return vocabulary
+
+
+def _clear_greeting(guess: intent.Prediction) -> bool:
+    return guess.intent == "GREETING" and guess.confidence >= CLEAR_GREETING
 
 
 def decide(result: Analysis, p: phrases.Phrases, s: Settings) -> None:

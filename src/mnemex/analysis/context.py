@@ -130,6 +130,11 @@ def substitute(message: str, references: Sequence[Reference]) -> str:
     return "".join(out)
 
 
+def answers_question(turns: Sequence[Turn]) -> bool:
+    """True when the last turn asked a question (so the message may be its answer)."""
+    return bool(turns) and turns[-1].text.rstrip().endswith("?")
+
+
 def is_fragment(message: str) -> bool:
     """A message too short to read alone ("Black, no sugar.")."""
     return len(message.split()) <= FRAGMENT_WORDS

@@ -85,6 +85,17 @@ def featurize(text: str, vector: Matrix | None) -> tuple[str, Matrix]:
     return "embed", np.concatenate([np.asarray(vector, dtype=np.float32), lexical])
 
 
+def restrict(guess: Prediction, allowed: frozenset[str]) -> Prediction:
+    """The prediction renormalised over the `allowed` intents only."""
+    kept = {k: v for k, v in guess.probabilities.items() if k in allowed}
+    total = sum(kept.values()) or 1.0
+    table = {
+        k: round(v / total, 4) if k in allowed else 0.0 for k, v in guess.probabilities.items()
+    }
+    best = max(kept, key=lambda k: kept[k])
+    return Prediction(best, table[best], table, guess.model)
+
+
 def predict(text: str, vector: Matrix | None = None) -> Prediction:
     """Intent probabilities of one message; `vector` is its sentence embedding, if any."""
     labels, models, _ = load()
