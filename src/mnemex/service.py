@@ -400,7 +400,11 @@ class MemoryStore:
         text = limits.check_text(message, "message", settings.max_content_chars)
         checked = limits.check_optional_text(session_id, "session_id", 200)
         session = None if checked is None else f"{self.tenant}\x00{checked}"  # per tenant
-        if context is not None and not isinstance(context, str):
+        if isinstance(context, str):
+            context = limits.check_text(
+                context, "context", settings.max_content_chars, allow_empty=True
+            )
+        elif context is not None:
             context = [
                 limits.check_text(
                     item, f"context[{i}]", settings.max_content_chars, allow_empty=True
