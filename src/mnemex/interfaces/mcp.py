@@ -211,7 +211,7 @@ class MemoryTools:
         return {"id": memory_id, "status": "purged" if hard else "deleted"}
 
     def restore_memory(self, memory_id: MemoryId, ctx: Context) -> Any:
-        """Bring back a forgotten or archived memory."""
+        """Bring back a forgotten or archived memory so search finds it again."""
         memory = self._for(ctx).restore(memory_id)
         return {"id": memory.id, "status": memory.status}
 
@@ -282,7 +282,8 @@ class MemoryTools:
         ctx: Context,
         note: str | None = None,
     ) -> Any:
-        """Approve or reject a queued review."""
+        """Approve (apply the proposed change) or reject (keep things as they are) a review
+        from review_queue."""
         review = compact.capability(self._for(ctx), "resolve_review")(
             review_id, decision, note=note
         )
