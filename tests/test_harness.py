@@ -8,7 +8,7 @@ import sys
 import threading
 from collections.abc import Iterator
 from http.server import BaseHTTPRequestHandler, HTTPServer
-from typing import Any
+from typing import Any, ClassVar
 
 import pytest
 
@@ -59,7 +59,7 @@ def test_the_harness_saves_what_analysis_recommends(mem_store: MemoryStore) -> N
 
 
 class _ChatHandler(BaseHTTPRequestHandler):
-    requests: list[dict[str, Any]] = []
+    requests: ClassVar[list[dict[str, Any]]] = []
 
     def do_POST(self) -> None:
         body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))

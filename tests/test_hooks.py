@@ -175,7 +175,9 @@ def run_hook(args: list[str], stdin: str, home: Path) -> subprocess.CompletedPro
     env = {**os.environ, "MNEMEX_DATA_DIR": str(home / "data")}
     env.pop("MNEMEX_URL", None)
     command = [str(Path(sys.executable).parent / "mnemex"), *args]
-    return subprocess.run(command, input=stdin, capture_output=True, text=True, env=env, timeout=60)
+    return subprocess.run(
+        command, check=False, input=stdin, capture_output=True, text=True, env=env, timeout=60
+    )
 
 
 @pytest.mark.slow
