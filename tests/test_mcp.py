@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import pytest
 from mcp import Client
 
 from mnemex import MemoryStore
-from mnemex.interfaces.mcp import build_server
+from mnemex.interfaces.mcp import INSTRUCTIONS, build_server
 from tests.clients import ANALYSIS, LEDGER, call, needs, ok
 
 pytestmark = pytest.mark.anyio
@@ -199,3 +200,8 @@ async def test_analysis_tools(server: Any) -> None:
         assert keep["action"] in {"MUST_SAVE", "SHOULD_SAVE"}
         ask = await ok(client, "analyze_for_recall", message="What did I say about deploys?")
     assert ask["should_search"] is True
+
+
+def test_the_readme_system_prompt_is_the_servers_instructions() -> None:
+    readme = (Path(__file__).parents[1] / "README.md").read_text(encoding="utf-8")
+    assert INSTRUCTIONS in readme
