@@ -17,23 +17,6 @@ class Strict(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
 
-class MemoryIn(Strict):
-    """A memory to save."""
-
-    content: str
-    tags: list[str] | None = None
-    entities: list[str] | None = None
-    strength: float | None = None
-    source: str | None = None
-    context: str | None = None
-    meta: dict[str, Any] | None = None
-    observed_at: str | None = Field(None, description="ISO 8601 time the memory is about.")
-    subject: str | None = None
-    relation: str | None = None
-    value: str | None = None
-    skip_duplicate: bool = False
-
-
 class MemoryPatch(Strict):
     """Fields of a memory to change; fields left out keep their value."""
 
@@ -44,7 +27,17 @@ class MemoryPatch(Strict):
     source: str | None = None
     context: str | None = None
     meta: dict[str, Any] | None = None
-    observed_at: str | None = None
+    observed_at: str | None = Field(None, description="ISO 8601 time the memory is about.")
+
+
+class MemoryIn(MemoryPatch):
+    """A memory to save: the content, optional details and an optional fact key."""
+
+    content: str
+    subject: str | None = None
+    relation: str | None = None
+    value: str | None = None
+    skip_duplicate: bool = False
 
 
 class MemoryBatch(Strict):
