@@ -49,6 +49,8 @@ async def health(request: Request) -> Response:
     models = {
         name: "loaded" if module in sys.modules else "lazy" for name, module in _MODELS.items()
     }
+    if store.settings.embed_model == "none":
+        models["embeddings"] = "off"
     return JSONResponse(
         {
             "status": "ok",
@@ -56,6 +58,7 @@ async def health(request: Request) -> Response:
             "auth": "required" if request.app.state.require_token else "optional",
             "store": {"ok": True, **info},
             "models": models,
+            "embed_model": store.settings.embed_model,
         }
     )
 
