@@ -125,3 +125,48 @@ async def test_mcp_over_stdio(tmp_path: Path) -> None:
     assert stats["tenant"] == "desk"
     with mnemex.open(db, tenant="desk") as store:
         assert store.get(saved["id"]).content == "stdio: the printer is on floor 3"
+
+
+def test_the_stdio_server_writes_nothing_but_protocol_messages(tmp_path: Path) -> None:
+    messages = [
+        {
+            "jsonrpc": "2.0",
+            "id": 1,
+            "method": "initialize",
+            "params": {
+                "protocolVersion": "2025-06-18",
+                "capabilities": {},
+                "clientInfo": {"name": "raw", "version": "0"},
+            },
+        },
+        {"jsonrpc": "2.0", "method": "notifications/initialized"},
+        {
+            "jsonrpc": "2.0",
+            "id": 2,
+            "method": "tools/call",
+            "params": {"name": "save_memory", "arguments": {"content": "raw stdio works"}},
+        },
+    ]
+    process = subprocess.Popen(
+        [MNEMEX, "--db", str(tmp_path / "raw.db"), "mcp"],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        text=True,
+    )
+    assert process.stdin is not None and process.stdout is not None
+    for message in messages:
+        process.stdin.write(json.dumps(message) + "\n")
+    process.stdin.flush()
+    replies = []
+    while not any(reply.get("id") == 2 for reply in replies):  # bounded by the reply or EOF
+        line = process.stdout.readline()
+        if not line:
+            break
+        replies.append(json.loads(line))  # any stray print would fail here
+    process.stdin.close()
+    process.wait(timeout=30)
+    process.stdout.close()
+    assert all(reply["jsonrpc"] == "2.0" for reply in replies)
+    saved = next(reply for reply in replies if reply.get("id") == 2)
+    assert json.loads(saved["result"]["content"][0]["text"])["action"] == "created"
