@@ -240,3 +240,10 @@ async def test_analyze_route(app: Any) -> None:
             "/v1/analyze", json={"message": "Please remember that my cat is called Miso"}
         )
     assert analysis.json()["action"] in {"MUST_SAVE", "SHOULD_SAVE"}
+
+
+async def test_mcp_over_http_needs_a_token_too(mem_store: MemoryStore) -> None:
+    app = create_app(mem_store, require_token=True)
+    ping = {"jsonrpc": "2.0", "id": 1, "method": "ping"}
+    async with rest(app) as anonymous:
+        assert_error(await anonymous.post("/mcp", json=ping), 401, "unauthorized")
