@@ -13,11 +13,18 @@ from typing import Any
 import pytest
 
 import mnemex
-from mnemex import MemoryStore
+from mnemex import MemoryStore, Settings
 from mnemex.interfaces.hooks import cache as cache_mod
 from mnemex.interfaces.hooks.backend import LocalBackend
 from mnemex.interfaces.hooks.cache import RecallCache
-from mnemex.interfaces.hooks.claude_code import last_turn, on_prompt, on_stop, within
+from mnemex.interfaces.hooks.claude_code import (
+    last_turn,
+    on_prompt,
+    on_stop,
+    process_age,
+    remaining,
+    within,
+)
 from mnemex.interfaces.hooks.turn import is_trivial, worth_saving
 from tests.clients import ANALYSIS, needs
 
@@ -123,6 +130,13 @@ def test_a_slow_hook_gives_up_instead_of_blocking() -> None:
     assert within(1.0, lambda: 1 / 0) is None
 
 
+def test_the_budget_counts_from_process_start() -> None:
+    age = process_age()
+    assert 0.0 < age < 3600.0  # this test process started a little while ago
+    assert remaining(age + 10.0) == pytest.approx(10.0, abs=0.5)
+    assert remaining(0.0) == 0.2  # never zero: a fast recall may still make it
+
+
 def test_the_last_turn_of_a_transcript() -> None:
     prompt, reply = last_turn(TRANSCRIPT)
     assert prompt == LAST_PROMPT
@@ -172,7 +186,8 @@ def test_stop_hook_with_the_real_analyser(mem_store: MemoryStore) -> None:
 
 
 def run_hook(args: list[str], stdin: str, home: Path) -> subprocess.CompletedProcess[str]:
-    env = {**os.environ, "MNEMEX_DATA_DIR": str(home / "data")}
+    # Lexical only: the 3 s budget is about the hook, not the first load of an embedding model.
+    env = {**os.environ, "MNEMEX_DATA_DIR": str(home / "data"), "MNEMEX_EMBED_MODEL": "none"}
     env.pop("MNEMEX_URL", None)
     command = [str(Path(sys.executable).parent / "mnemex"), *args]
     return subprocess.run(
@@ -183,7 +198,8 @@ def run_hook(args: list[str], stdin: str, home: Path) -> subprocess.CompletedPro
 @pytest.mark.slow
 def test_the_hook_command_prints_claude_code_output(tmp_path: Path) -> None:
     db = tmp_path / "hooks.db"
-    with mnemex.open(db) as store:
+    settings = Settings.load(env={}, data_dir=tmp_path / "data", embed_model="none")
+    with mnemex.open(db, settings=settings) as store:
         store.save("The billing service uses PostgreSQL 16")
     prompt = (FIXTURES / "user_prompt_submit.json").read_text()
     result = run_hook(["--db", str(db), "hook", "user-prompt-submit"], prompt, tmp_path)

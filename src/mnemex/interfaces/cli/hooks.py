@@ -40,9 +40,9 @@ def _backend() -> Any:
 
 def _run(work: Any) -> None:
     """Run a hook within its deadline, print its output, and exit 0 whatever happened."""
-    from mnemex.interfaces.hooks.claude_code import DEADLINE_S, within
+    from mnemex.interfaces.hooks.claude_code import remaining, within
 
-    output = within(DEADLINE_S, work)
+    output = within(remaining(), work)  # 3 s from process start, start-up included
     if output:
         sys.stdout.write(json.dumps(output, ensure_ascii=False) + "\n")
     sys.stdout.flush()

@@ -8,6 +8,7 @@ give up silently rather than block the agent: a hook that fails prints nothing a
 from __future__ import annotations
 
 import json
+import os
 import sys
 import threading
 from collections.abc import Callable
@@ -95,6 +96,23 @@ def on_stop(payload: dict[str, Any], backend: HookBackend) -> str | None:
     if isinstance(session, str):
         fields["meta"] = {"session_id": session}
     return backend.save(fields)
+
+
+def process_age() -> float:
+    """Seconds since this process started (Linux /proc; 0.0 elsewhere)."""
+    try:
+        with open("/proc/self/stat", encoding="ascii") as stat:
+            fields = stat.read().rsplit(")", 1)[1].split()
+        with open("/proc/uptime", encoding="ascii") as uptime:
+            now = float(uptime.read().split()[0])
+    except (OSError, IndexError, ValueError):
+        return 0.0
+    return max(0.0, now - int(fields[19]) / os.sysconf("SC_CLK_TCK"))
+
+
+def remaining(total: float = DEADLINE_S) -> float:
+    """What is left of the hook's time budget once interpreter start-up is paid for."""
+    return max(0.2, total - process_age())
 
 
 def within(seconds: float, work: Callable[[], T]) -> T | None:
