@@ -12,6 +12,8 @@ import typer
 
 from mnemex.interfaces.cli._app import OPTIONS, app, command, console
 
+PROMPT_BUDGET_S = 3.0  # the user is waiting for Claude to see the prompt
+STOP_BUDGET_S = 10.0  # after the answer: room to load the analyser, still bounded
 hook_app = typer.Typer(help="Agent hooks: read the client's JSON on stdin, never block it.")
 install_app = typer.Typer(help="Install Mnemex into agent clients (Claude Code, Claude Desktop).")
 app.add_typer(hook_app, name="hook", no_args_is_help=True)
@@ -38,11 +40,11 @@ def _backend() -> Any:
     return LocalBackend(mnemex.open(OPTIONS.db, tenant=OPTIONS.tenant))
 
 
-def _run(work: Any) -> None:
-    """Run a hook within its deadline, print its output, and exit 0 whatever happened."""
+def _run(work: Any, budget: float) -> None:
+    """Run a hook within `budget` seconds of process start, print its output, exit 0."""
     from mnemex.interfaces.hooks.claude_code import remaining, within
 
-    output = within(remaining(), work)  # 3 s from process start, start-up included
+    output = within(remaining(budget), work)
     if output:
         sys.stdout.write(json.dumps(output, ensure_ascii=False) + "\n")
     sys.stdout.flush()
@@ -72,7 +74,7 @@ def user_prompt_submit() -> None:
         cache = RecallCache(Settings.load().data_dir / "hooks" / "recall-cache.json")
         return _closing(_backend(), lambda backend: on_prompt(payload, backend, cache))
 
-    _run(work)
+    _run(work, PROMPT_BUDGET_S)
 
 
 @hook_app.command("stop")
@@ -85,7 +87,7 @@ def stop() -> None:
     def work() -> None:
         _closing(_backend(), lambda backend: on_stop(payload, backend))
 
-    _run(work)
+    _run(work, STOP_BUDGET_S)
 
 
 def _prefix() -> list[str]:

@@ -21,7 +21,6 @@ from mnemex.interfaces.hooks.turn import is_trivial, save_fields, worth_saving
 
 T = TypeVar("T")
 RECALL_K = 5
-DEADLINE_S = 3.0
 _CONTEXT_CHARS = 2_000
 _COMMAND_MARKERS = ("<command-", "<local-command-", "<bash-", "Caveat:")
 
@@ -110,7 +109,7 @@ def process_age() -> float:
     return max(0.0, now - int(fields[19]) / os.sysconf("SC_CLK_TCK"))
 
 
-def remaining(total: float = DEADLINE_S) -> float:
+def remaining(total: float) -> float:
     """What is left of the hook's time budget once interpreter start-up is paid for."""
     return max(0.2, total - process_age())
 
