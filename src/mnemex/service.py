@@ -14,6 +14,7 @@ from mnemex import limits
 from mnemex.clock import MICROS_PER_DAY, Clock, parse_time, system_clock, to_micros
 from mnemex.config import Settings
 from mnemex.errors import InvalidInputError, NotFoundError
+from mnemex.graph import upsert
 from mnemex.graph.neighbourhood import neighbourhood
 from mnemex.lifecycle import gc as gc_mod
 from mnemex.lifecycle import promote as promote_mod
@@ -43,6 +44,7 @@ from mnemex.retrieval.search import SearchRequest, run_search
 from mnemex.retrieval.vector import VectorIndex
 from mnemex.store import jsonl
 from mnemex.store.base import Backend, MemoryFilter, Tx
+from mnemex.store.tokens import TokenRegistry
 from mnemex.temporal.decay import MAX_STRENGTH, Decay
 
 _SAVE_FIELDS = frozenset(
@@ -96,6 +98,7 @@ class Engine:
         self.decay = Decay.from_settings(settings)
         self.term_stats = lexical.TermStats()
         self.lock = threading.RLock()
+        self.tokens = TokenRegistry(backend, clock)
         self._vectors: dict[str, VectorIndex] = {}
         load_embedder(settings.embed_model)  # an unknown model name fails here, at open
 
@@ -168,6 +171,11 @@ class MemoryStore:
     def now(self) -> datetime:
         """The store's clock (injectable for tests and simulations)."""
         return self.engine.clock()
+
+    @property
+    def tokens(self) -> TokenRegistry:
+        """The store's API tokens (cross-tenant: for servers and admin commands only)."""
+        return self.engine.tokens
 
     def for_tenant(self, tenant: str) -> MemoryStore:
         """A view of the same store for another tenant; closing it leaves the store open."""
@@ -540,6 +548,47 @@ class MemoryStore:
                 tx.record_usage([hit.memory.id for hit in hits], used=False, at=now_us)
                 tx.log_event("recall", now_us, None, {"ids": [hit.memory.id for hit in hits]})
         return Recall(hits=hits, block=recall_block(hits))
+
+    def memories(
+        self,
+        *,
+        limit: int = 50,
+        offset: int = 0,
+        status: str | Sequence[str] | None = None,
+        tags: Sequence[str] | None = None,
+    ) -> list[Memory]:
+        """Memories, most recently used first, a page at a time (a listing, not a search)."""
+        limit = limits.check_k(limit, self.settings, "limit")
+        if isinstance(offset, bool) or not isinstance(offset, int) or not 0 <= offset <= 100_000:
+            raise InvalidInputError(
+                "offset", "must be an integer within [0, 100000]", limit=100_000
+            )
+        flt = MemoryFilter(
+            statuses=_statuses(status), tags=tuple(limits.check_tags(tags, self.settings))
+        )
+        with self._read() as tx:
+            ids = tx.recent_ids(offset + limit, flt)[offset:]
+            found = tx.get_memories(ids)
+        now_us = to_micros(self.now())
+        return [self._scored(found[memory_id], now_us) for memory_id in ids if memory_id in found]
+
+    def upsert_entities(
+        self,
+        entities: Sequence[dict[str, Any]],
+        relationships: Sequence[dict[str, Any]] | None = None,
+    ) -> upsert.EntityUpsert:
+        """Create or update up to 100 entities and relations between them as given: no analysis."""
+        checked, relations = upsert.check_batch(entities, relationships, self.settings)
+        now = self.now()
+        with self._write() as tx:
+            report = upsert.apply(tx, checked, relations, now, self.tenant)
+            tx.log_event(
+                "upsert_entities",
+                to_micros(now),
+                None,
+                {"entities": len(checked), "relations": len(relations)},
+            )
+        return report
 
     def entities(self, *, limit: int = 100, offset: int = 0) -> list[Entity]:
         """Known entities, alphabetically, a page at a time."""

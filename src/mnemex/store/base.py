@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from mnemex.models import Entity, Fact, Memory, Relation, Review
+from mnemex.store.tokens import TokenBackend
 
 
 @dataclass(frozen=True, slots=True)
@@ -124,8 +125,8 @@ class Tx(Protocol):
     def table_counts(self) -> dict[str, int]: ...
 
 
-class Backend(Protocol):
-    """A store: transactions for one tenant at a time, and the bookkeeping around them."""
+class Backend(TokenBackend, Protocol):
+    """A store: tenant-bound transactions, their bookkeeping and the cross-tenant token table."""
 
     location: str
 

@@ -43,4 +43,19 @@ def bench_core(
     emit(rows, as_json, lambda r: rows_table(r, "mnemex bench core"))
 
 
+@bench_app.command("http")
+def bench_http(
+    size: int = typer.Option(10_000, help="Memories in the served store."),
+    queries: int = typer.Option(300, help="Sequential searches for the latency figures."),
+    clients: int = typer.Option(8, help="Concurrent clients for the throughput figure."),
+    seconds: float = typer.Option(5.0, help="How long the concurrent clients run."),
+    as_json: bool = JSON_OPTION,
+) -> None:
+    """POST /v1/search p50/p95 over HTTP and requests/s with concurrent clients."""
+    from mnemex.eval import bench_http as bench
+
+    rows = bench.run(size, queries=queries, clients=clients, seconds=seconds)
+    emit(rows, as_json, lambda r: rows_table(r, "mnemex bench http"))
+
+
 del command
