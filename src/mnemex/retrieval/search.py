@@ -14,6 +14,7 @@ from mnemex.clock import MICROS_PER_DAY, to_micros
 from mnemex.models import ChannelScore, SearchHit
 from mnemex.retrieval import lexical
 from mnemex.store.base import MemoryFilter, Tx
+from mnemex.temporal import lookup as ledger
 from mnemex.temporal.decay import Decay
 
 if TYPE_CHECKING:
@@ -105,6 +106,7 @@ def run_search(
         common_share=settings.common_term_df,
         generation=generation(size),
     )
+    candidates = ledger.adjust(tx, request.text, candidates, flt, request.as_of)
     if not candidates:
         return []
     ids = [memory_id for memory_id, _ in candidates]
@@ -138,4 +140,6 @@ def run_search(
                 ),
             }
         hits.append(SearchHit(memory=memory, score=float(fused[index]), channels=channels))
+    if request.include_history and request.as_of is None:
+        hits = ledger.order(tx, hits)  # history on request, but never above the current value
     return hits

@@ -29,8 +29,9 @@ _FACT_UPDATABLE = {
     "confidence",
     "memory_id",
     "temporal_form",
+    "recorded_at",
 }
-_FACT_TIMES = {"valid_from", "valid_to"}
+_FACT_TIMES = {"valid_from", "valid_to", "recorded_at"}
 
 
 def fact_from_row(row: Sequence[Any]) -> Fact:
@@ -147,6 +148,15 @@ class LedgerRows:
             f"SELECT {FACT_COLUMNS} FROM facts WHERE {' AND '.join(clauses)} "
             "ORDER BY subject, relation, valid_from, recorded_at, seq",
             params,
+        ).fetchall()
+        return [fact_from_row(row) for row in rows]
+
+    def facts_with_value(self, value_key: str) -> list[Fact]:
+        """Facts (any subject, any status) whose object folds to `value_key` (see value_key())."""
+        rows = self.conn.execute(
+            f"SELECT {FACT_COLUMNS} FROM facts WHERE tenant = ? AND lower(trim(object)) = ? "
+            "ORDER BY seq LIMIT 1000",
+            (self.tenant, value_key),
         ).fetchall()
         return [fact_from_row(row) for row in rows]
 
