@@ -146,7 +146,8 @@ def test_keys_timeline_and_profile(store: MemoryStore) -> None:
     store.save("y", subject="Atlas", relation="language", value="Go", observed_at=day(2))
     key(store, "Vim", 0)
     key(store, "Emacs", 5)
-    assert {(f.subject, f.relation) for f in store.keys()} == {
+    every_key = store.keys()
+    assert {(f.subject, f.relation) for f in every_key} == {
         ("user", "editor"),
         ("Atlas", "deploy_tool"),
         ("Atlas", "language"),

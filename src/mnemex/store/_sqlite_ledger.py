@@ -168,7 +168,7 @@ class LedgerRows:
             chunk = unique[start : start + 500]
             rows = self.conn.execute(
                 f"SELECT {FACT_COLUMNS} FROM facts WHERE +tenant = ? "
-                f"AND memory_id IN ({','.join('?' * len(chunk))})",
+                f"AND memory_id IN ({','.join('?' * len(chunk))}) ORDER BY seq",
                 (self.tenant, *chunk),
             ).fetchall()
             for row in rows:

@@ -31,9 +31,13 @@ class Window:
     superseded_by: str | None
 
 
-def order_key(fact: Fact) -> tuple[datetime, datetime, str]:
-    """Time order within a key: valid_from, then the later record wins a tie (a correction)."""
-    return (fact.valid_from, fact.recorded_at, fact.id)
+def order_key(fact: Fact) -> tuple[datetime, datetime]:
+    """Time order within a key: valid_from, then the later record wins a tie (a correction).
+
+    Sorts using it are stable and the store lists facts in insertion order, so two writes in
+    the same clock tick keep the order they were made in.
+    """
+    return (fact.valid_from, fact.recorded_at)
 
 
 def retracted_at(fact: Fact) -> datetime | None:

@@ -216,7 +216,7 @@ def sync_memories(tx: Tx, memory_ids: list[str], *, fallback: str | None = None)
         live = [f for f in facts if f.status in (ACTIVE, PENDING)]
         target: str | None = None
         if not live and any(f.status == SUPERSEDED for f in facts):
-            last = max((f for f in facts if f.status == SUPERSEDED), key=order_key)
+            last = sorted((f for f in facts if f.status == SUPERSEDED), key=order_key)[-1]
             target = _successor_memory(tx, last) or memory.superseded_by or fallback
             if target == memory_id:
                 target = None
