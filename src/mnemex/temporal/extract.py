@@ -48,12 +48,21 @@ _REL = r"(?P<rel>[A-Za-z][A-Za-z0-9\- ]{0,40}?)"
 _VAL = r"(?P<val>[^\s,;:][^,;:]{0,60}?)"
 _PRON = r"(?:his|her|their|its|my|our|the|your)"
 _FROM = r"(?:\s+from\s+(?P<prev>[^,;:]{1,60}?))?"
-_NOW = r"(?:\s+(?:now|currently|still|also|officially|finally|just|recently))?"
+_NOW = (
+    r"(?:\s+(?:now|currently|still|also|officially|finally|just|recently|mostly|mainly|"
+    r"primarily|usually|generally|actually|lately))?"
+)
 
+_MONTHS = (
+    r"jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|"
+    r"sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?"
+)
+_DAYS = r"monday|tuesday|wednesday|thursday|friday|saturday|sunday"
 _LEAD = re.compile(
     r"^(?:(?P<fix>actually|in fact|correction|to correct myself|sorry|oops|no wait|wait)"
     r"|update|fyi|note|heads up|btw|by the way|remember|remember that|for the record"
-    r"|just so you know|quick update|news)\b[\s,:\-—]*",
+    r"|just so you know|quick update|news|these days|nowadays|now|currently|lately|recently"
+    r"|(?:since|as of|starting|from|in|on|by)\s+[\w ]{1,20}?(?=,))\b[\s,:\-—]*",
     re.IGNORECASE,
 )
 # Adverbs of time that end many statements and are never part of a value.
@@ -63,8 +72,7 @@ _TAIL = re.compile(
     r"right now|full[- ]time|for now|going forward|permanently|anymore|any more|yesterday|"
     r"\d+\s+(?:days?|weeks?|months?|years?)\s+ago|"
     r"(?:since|as of|starting|from|in|on|last|this|next|earlier)\s+(?:\w+\s?){0,3}?(?:\d{4}|"
-    r"week|month|year|spring|summer|autumn|fall|winter|monday|tuesday|wednesday|thursday|"
-    r"friday|saturday|sunday))$",
+    rf"week|month|year|spring|summer|autumn|fall|winter|{_DAYS}|{_MONTHS}))$",
     re.IGNORECASE,
 )
 _NOT_PREV = re.compile(
@@ -81,9 +89,11 @@ _SWITCH = (
 )
 _USE = (
     r"(?:uses|use|is using|am using|are using|has started using|started using|began using"
-    r"|start using|has adopted|adopted|went with|relies on|rely on|prefers|prefer|picked|"
-    r"chose|has chosen|settled on|is on|am on|runs|is running|works with|codes in|writes in"
-    r"|programs in|swears by|is back to|am back to|is back on|am back on|has returned to)"
+    r"|start using|has adopted|adopted|went with|relies on|rely on|prefers|prefer|"
+    r"has been using|have been using|been using|has picked up|picked up|picked|is now on|"
+    r"went back to|goes back to|is back with|returned to|came back to|"
+    r"chose|has chosen|settled on|is on|am on|runs|is running|works with|writes in"
+    r"|swears by|is back to|am back to|is back on|am back on|has returned to)"
 )
 _PATTERNS: list[tuple[re.Pattern[str], str | None]] = [
     # "Alice's editor is Vim", "Alice's main db has changed from MySQL to Postgres"
@@ -113,7 +123,7 @@ _PATTERNS: list[tuple[re.Pattern[str], str | None]] = [
     # "Alice switched her editor to Helix", "Alice moved their database from X to Y"
     (
         re.compile(
-            rf"^{_SUBJ}{_NOW}\s+{_SWITCH}\s+{_PRON}\s+{_REL}(?:\s+over)?{_FROM}\s+to\s+{_VAL}$"
+            rf"^{_SUBJ}{_NOW}\s+{_SWITCH}\s+(?:{_PRON}\s+)?{_REL}(?:\s+over)?{_FROM}\s+to\s+{_VAL}$"
         ),
         None,
     ),
@@ -141,10 +151,22 @@ _PATTERNS: list[tuple[re.Pattern[str], str | None]] = [
         "language",
     ),
     (re.compile(rf"^{_SUBJ}{_NOW}\s+is\s+(?:owned|maintained|led)\s+by\s+{_VAL}$"), "owner"),
+    (re.compile(rf"^{_SUBJ}{_NOW}\s+(?:codes|writes code|programs)\s+in\s+{_VAL}$"), "language"),
     # "Alice switched to Helix", "I moved to Berlin", "Bob now uses Postgres"
     (re.compile(rf"^{_SUBJ}{_NOW}\s+{_SWITCH}{_FROM}\s+(?:to|over\s+to)\s+{_VAL}$"), "?switch"),
     (re.compile(rf"^{_SUBJ}{_NOW}\s+(?:has\s+)?relocated{_FROM}\s+to\s+{_VAL}$"), "city"),
     (re.compile(rf"^{_SUBJ}{_NOW}\s+{_USE}\s+{_VAL}$"), "?use"),
+    (
+        re.compile(
+            rf"^{_SUBJ}{_NOW}\s+(?:has\s+)?(?:gave up|given up|ditched|dropped|left|traded)\s+"
+            rf"(?P<prev>[^,;]{{1,60}}?)\s+(?:for|in favou?r of)\s+{_VAL}$"
+        ),
+        "?use",
+    ),
+    (
+        re.compile(rf"^(?i:for|as)\s+{_PRON}\s+{_REL},?\s+{_SUBJ}{_NOW}\s+{_USE}\s+{_VAL}$"),
+        None,
+    ),
     (re.compile(rf"^{_SUBJ}{_NOW}\s+replaced\s+(?P<prev>[^,;]{{1,60}}?)\s+with\s+{_VAL}$"), "?use"),
 ]
 _NEGATIONS = [
@@ -170,7 +192,13 @@ _AND_VERB = re.compile(
 )
 _SUBJECT_HEAD = re.compile(rf"^(?:(?i:actually|so|and),?\s+)?(?:{_NAME}|I)(?=\s)")
 _VALUE_STOP = frozenset("it that this them him her something anything nothing one".split())
-_RELATION_STOP = frozenset("name thing idea point problem question reason".split())
+_RELATION_STOP = frozenset("name thing idea point problem question reason over back".split())
+# Time words that creep into a relation phrase ("favourite editor these days") or lead it.
+_RELATION_TIME = re.compile(
+    r"\b(?:these days|nowadays|now|currently|at the moment|lately|right now|today)\b|"
+    r"^(?:new|current|present|latest)\s+",
+    re.IGNORECASE,
+)
 
 
 def extract(text: str) -> Extraction:
@@ -322,7 +350,7 @@ def _negation(sentence: str, statement: str, correction: bool) -> Triple | None:
 
 
 def _relation(text: str) -> str | None:
-    relation = normalize_relation(text)
+    relation = normalize_relation(_RELATION_TIME.sub(" ", text.strip()))
     if not relation or relation in _RELATION_STOP or len(relation.split("_")) > 4:
         return None
     return relation
