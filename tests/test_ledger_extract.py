@@ -34,6 +34,13 @@ CASES = [
     ("As of March, Alice's primary database is MySQL", ("Alice", "primary_database", "MySQL")),
     ("Alice changed editors to Zed", ("Alice", "editor", "Zed")),
     ("Alice's new city: Porto", ("Alice", "city", "Porto")),
+    ("Bob said that his editor is Vim", ("Bob", "editor", "Vim")),
+    ("According to Bob, his city is Oslo", ("Bob", "city", "Oslo")),
+    ("Bob's editor is Emacs, I think", ("Bob", "editor", "Emacs")),
+    ("Bob opted to use Postgres for his main db", ("Bob", "main_db", "Postgres")),
+    ("Bob will use Rust as his main language", ("Bob", "main_language", "Rust")),
+    ("Bob is currently using Fedora", ("Bob", None, "Fedora")),
+    ("Bob updated his shell to fish", ("Bob", "shell", "fish")),
     (
         "Alice's operating system is now macOS as of March 2024",
         ("Alice", "operating_system", "macOS"),
@@ -54,6 +61,15 @@ def test_corrections_and_retractions() -> None:
     assert gone.negated and gone.value == "Vim" and gone.relation is None
     [moved] = extract_facts("Alice switched her main db from MySQL to Postgres")
     assert moved.previous == "MySQL"
+
+
+def test_pronouns_point_at_the_last_named_subject() -> None:
+    triples = extract_facts("Bob is great. He switched to Emacs. Their OS is Debian.")
+    assert [(t.subject, t.relation, t.value) for t in triples] == [
+        ("Bob", None, "Emacs"),
+        ("Bob", "os", "Debian"),
+    ]
+    assert extract_facts("He switched to Emacs.") == []  # nobody to point at
 
 
 def test_two_clauses_share_their_subject() -> None:

@@ -60,6 +60,7 @@ class Settings:
     # Fact ledger (temporal/). Relation-name mapping thresholds: calibrated on the labelled pairs
     # of eval/relation_pairs.py (`mnemex eval relations`, figures in the README).
     ledger_extract: bool = True  # unkeyed saves extract (subject, relation, value) statements
+    ledger_search: bool = True  # search puts the memory stating an asked-for key's value first
     relation_auto_threshold: float = 0.9  # map onto an existing key without asking
     relation_review_threshold: float = 0.6  # ...or ask in the review queue; below: a new key
 

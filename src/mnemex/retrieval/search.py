@@ -106,7 +106,9 @@ def run_search(
         common_share=settings.common_term_df,
         generation=generation(size),
     )
-    candidates = ledger.adjust(tx, request.text, candidates, flt, request.as_of)
+    candidates = ledger.adjust(
+        tx, request.text, candidates, flt, request.as_of, answer=settings.ledger_search
+    )
     if not candidates:
         return []
     ids = [memory_id for memory_id, _ in candidates]

@@ -67,12 +67,14 @@ _LEAD = re.compile(
 )
 # Adverbs of time that end many statements and are never part of a value.
 _TAIL = re.compile(
-    r"(?:\s+|,\s*)(?:now|nowadays|these days|lately|recently|again|instead|too|as well|"
+    r"(?:,\s*(?:as far as I know|I think|I believe|apparently|if I remember (?:correctly|right)"
+    r"|it seems|I guess|probably|I'm told|I hear|so I hear|afaik|iirc)"
+    r"|(?:\s+|,\s*)(?:now|nowadays|these days|lately|recently|again|instead|too|as well|"
     r"for good|from now on|today|this week|this month|this year|since then|at the moment|"
     r"right now|full[- ]time|for now|going forward|permanently|anymore|any more|yesterday|"
     r"\d+\s+(?:days?|weeks?|months?|years?)\s+ago|"
     r"(?:since|as of|starting|from|in|on|last|this|next|earlier)\s+(?:\w+\s?){0,3}?(?:\d{4}|"
-    rf"week|month|year|spring|summer|autumn|fall|winter|{_DAYS}|{_MONTHS}))$",
+    rf"week|month|year|spring|summer|autumn|fall|winter|{_DAYS}|{_MONTHS})))$",
     re.IGNORECASE,
 )
 _NOT_PREV = re.compile(
@@ -85,12 +87,13 @@ _AS_REL = re.compile(rf"\s+(?:as|for)\s+{_PRON}?\s*(?P<rel>[a-z][a-z\- ]{{0,40}}
 # Verbs that change a key without naming it, and the key they lean to when nothing else is known.
 _SWITCH = (
     r"(?:has\s+|have\s+)?(?:switched|changed|moved|migrated|converted|gone|went|transitioned"
-    r"|upgraded|downgraded)(?:\s+over)?"
+    r"|upgraded|downgraded|switch|change|move|migrate|set|updated|update)(?:\s+(?:over|on))?"
 )
 _USE = (
     r"(?:uses|use|is using|am using|are using|has started using|started using|began using"
     r"|start using|has adopted|adopted|went with|relies on|rely on|prefers|prefer|"
     r"has been using|have been using|been using|has picked up|picked up|picked|is now on|"
+    r"go with|goes with|going with|stick with|sticks with|stuck with|"
     r"went back to|goes back to|is back with|returned to|came back to|"
     r"chose|has chosen|settled on|is on|am on|runs|is running|works with|writes in"
     r"|swears by|is back to|am back to|is back on|am back on|has returned to)"
@@ -184,6 +187,28 @@ _LINKS = re.compile(
     rf"^(?P<subj2>{_NAME})\s+(?:calls|talks\s+to|reads\s+from|writes\s+to|needs|requires)"
     rf"\s+(?P<val2>{_NAME})$"
 )
+# "Alice told me (that) ...": the rest is a statement whose pronouns point at Alice.
+_REPORTED = re.compile(
+    rf"^(?:(?P<speaker>{_NAME})\s+(?:told\s+(?:me|us|the\s+team|everyone)|mentioned|said|says"
+    r"|reported|explained|noted|confirmed|wrote|shared|let\s+(?:me|us)\s+know|announced"
+    r"|pointed\s+out|admitted|clarified)(?:\s+that)?|(?i:according\s+to)\s+"
+    rf"(?P<source>{_NAME}))[\s,:]+(?P<rest>.+)$"
+)
+_PRONOUN_SUBJECT = re.compile(r"^(?:he|she|they)\b", re.IGNORECASE)
+_PRONOUN_OWNER = re.compile(r"^(?:his|her|their)\s+", re.IGNORECASE)
+# Adverbs that carry no value ("is now using", "mostly codes in") and verbs that only frame
+# another ("decided to go with", "will use"): dropped before the patterns read a clause.
+_ADVERBS = re.compile(
+    r"\s+(?:now|currently|still|also|just|finally|officially|recently|mostly|mainly|primarily"
+    r"|actually|really|already|lately|usually|generally|basically|happily|reluctantly)(?=\s)",
+    re.IGNORECASE,
+)
+_FRAMES = re.compile(
+    r"\s+(?:has\s+|have\s+)?(?:decided|chose|chosen|opted|started|began|wants|wanted|plans"
+    r"|planned|is\s+going|are\s+going|am\s+going|intends|agreed|went\s+ahead)\s+to(?=\s)"
+    r"|\s+(?:will|would|'ll)(?=\s)",
+    re.IGNORECASE,
+)
 _SENTENCES = re.compile(r"(?<=[.!?;])\s+|\n+")
 # "Alice uses Vim and lives in Lisbon": a second clause that starts with a verb shares the subject.
 _AND_VERB = re.compile(
@@ -192,7 +217,9 @@ _AND_VERB = re.compile(
 )
 _SUBJECT_HEAD = re.compile(rf"^(?:(?i:actually|so|and),?\s+)?(?:{_NAME}|I)(?=\s)")
 _VALUE_STOP = frozenset("it that this them him her something anything nothing one".split())
-_RELATION_STOP = frozenset("name thing idea point problem question reason over back".split())
+_RELATION_STOP = frozenset(
+    "name thing idea point problem question reason over back on it them that this".split()
+)
 # Time words that creep into a relation phrase ("favourite editor these days") or lead it.
 _RELATION_TIME = re.compile(
     r"\b(?:these days|nowadays|now|currently|at the moment|lately|right now|today)\b|"
@@ -204,10 +231,43 @@ _RELATION_TIME = re.compile(
 def extract(text: str) -> Extraction:
     """Every triple and entity name the statement patterns find in `text`."""
     found = Extraction()
+    speaker: str | None = None  # who "he", "she", "their" point at: the last named subject
     for raw in _SENTENCES.split(text):
-        for sentence in _clauses(raw.strip().strip(".!?;").strip()):
-            _add_clause(found, sentence, raw.strip())
+        sentence = raw.strip().strip(".!?;").strip()
+        reported = _REPORTED.match(sentence)
+        if reported is not None:
+            speaker = reported.group("speaker") or reported.group("source")
+            sentence = reported.group("rest")
+        speaker = _named_head(sentence) or speaker
+        for clause in _clauses(sentence):
+            speaker = _add_clause(found, _resolve(clause, speaker), raw.strip()) or speaker
     return found
+
+
+def _named_head(sentence: str) -> str | None:
+    """The name a sentence starts with ("Bob is great" -> Bob), if it starts with one."""
+    head = _SUBJECT_HEAD.match(sentence)
+    if head is None:
+        return None
+    words = [w for w in head.group(0).replace(",", " ").split()]
+    if words[0].casefold() in {"actually", "so", "and"}:
+        words = words[1:]
+    if not words or words[0].casefold() in _NOT_NAMES or words == ["I"]:
+        return None
+    return " ".join(words)
+
+
+def _resolve(clause: str, speaker: str | None) -> str:
+    """The clause with a leading pronoun replaced by the subject it points at."""
+    if speaker is None:
+        return clause
+    lead = _LEAD.match(clause)
+    head, body = (clause[: lead.end()], clause[lead.end() :]) if lead else ("", clause)
+    if _PRONOUN_SUBJECT.match(body):
+        return head + _PRONOUN_SUBJECT.sub(speaker, body, count=1)
+    if _PRONOUN_OWNER.match(body):
+        return head + _PRONOUN_OWNER.sub(f"{speaker}'s ", body, count=1)
+    return clause
 
 
 def _clauses(sentence: str) -> list[str]:
@@ -222,8 +282,8 @@ def _clauses(sentence: str) -> list[str]:
     return [parts[0], *(f"{head.group(0)} {part}" for part in parts[1:])]
 
 
-def _add_clause(found: Extraction, sentence: str, statement: str) -> None:
-    """Add the triple and the entity names of one clause."""
+def _add_clause(found: Extraction, sentence: str, statement: str) -> str | None:
+    """Add the triple and the entity names of one clause; returns its named subject."""
     found.clauses += 1
     triple = _sentence_triple(sentence, statement)
     names = _linked_names(sentence)
@@ -233,6 +293,9 @@ def _add_clause(found: Extraction, sentence: str, statement: str) -> None:
     for name in names:
         if name != USER and name not in found.entities and looks_named(name):
             found.entities.append(name)
+    if triple is not None and triple.subject != USER:
+        return triple.subject
+    return None
 
 
 def extract_facts(text: str) -> list[Triple]:
@@ -247,6 +310,8 @@ def _sentence_triple(sentence: str, statement: str) -> Triple | None:
         correction = correction or lead.group("fix") is not None
         sentence = sentence[lead.end() :]
         lead = _LEAD.match(sentence)
+    correction = correction or re.search(r"\bactually\b", sentence, re.IGNORECASE) is not None
+    sentence = _FRAMES.sub("", _ADVERBS.sub("", sentence))
     previous = None
     negated_tail = _NOT_PREV.search(sentence)
     if negated_tail:
@@ -277,6 +342,16 @@ def _strip_tail(sentence: str) -> str:
         sentence = sentence[: tail.start()].strip()
 
 
+# Capitalised words that start sentences without naming anyone.
+_NOT_NAMES = frozenset(
+    """
+    he she they it we you this that these those there the a an my our your his her their its
+    what which who where when why how if then so but and or also here today yesterday everyone
+    someone nobody somebody
+    """.split()
+)
+
+
 def _subject(match: re.Match[str]) -> str | None:
     groups = match.groupdict()
     if groups.get("my"):
@@ -285,6 +360,8 @@ def _subject(match: re.Match[str]) -> str | None:
     if subject is None:
         return None
     subject = " ".join(subject.split())
+    if subject.split()[0].casefold() in _NOT_NAMES:
+        return None
     return USER if subject == "I" else subject
 
 
@@ -311,7 +388,8 @@ def _triple(
     if hint is not None and not hint.startswith("?"):
         relation = relation or hint
     elif hint == "?switch":
-        verb_hint = "city" if re.search(r"\bmoved\b", match.group(0)) else None
+        relocated = re.search(r"\bmoved(?!\s+on\b)", match.group(0)) is not None
+        verb_hint = "city" if relocated else None
     prev = previous or (_clean_value(groups["prev"]) if groups.get("prev") else None)
     return Triple(
         subject=subject,

@@ -149,12 +149,14 @@ def adjust(
     candidates: list[tuple[str, float]],
     flt: MemoryFilter,
     as_of: datetime | None,
+    *,
+    answer: bool = True,
 ) -> list[tuple[str, float]]:
     """Search candidates with the ledger applied: as_of validity, key answers first."""
     if as_of is not None:
         keep = _valid_memories(tx, [i for i, _ in candidates], as_of)
         candidates = [(i, s) for i, s in candidates if i in keep]
-    weights = answers(tx, text, as_of)
+    weights = answers(tx, text, as_of) if answer else {}
     allowed = set(tx.filter_ids(list(weights), flt)) if weights else set()
     if not allowed:
         return candidates

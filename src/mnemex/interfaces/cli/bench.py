@@ -43,4 +43,22 @@ def bench_core(
     emit(rows, as_json, lambda r: rows_table(r, "mnemex bench core"))
 
 
+@eval_app.command("ledger")
+def eval_ledger(
+    seed: int = typer.Option(11, help="First seed of the generated world."),
+    seeds: int = typer.Option(1, help="How many seeds (seed, seed+1, ...): the spread."),
+    keys: int = typer.Option(90, help="Changing (person, relation) keys."),
+    as_json: bool = JSON_OPTION,
+) -> None:
+    """Current vs stale facts after changes: current@1, stale@1, static and two-hop recall@5."""
+    import tempfile
+    from pathlib import Path
+
+    from mnemex.eval import ledger
+
+    with tempfile.TemporaryDirectory() as folder:
+        result = ledger.run(list(range(seed, seed + seeds)), keys, Path(folder))
+    emit(result, as_json, lambda r: rows_table(r, "mnemex eval ledger"))
+
+
 del command
