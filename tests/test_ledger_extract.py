@@ -72,6 +72,11 @@ def test_pronouns_point_at_the_last_named_subject() -> None:
     assert extract_facts("He switched to Emacs.") == []  # nobody to point at
 
 
+def test_dropping_one_value_for_another_is_one_change() -> None:
+    [change] = extract_facts("Bob quit Emacs and moved over to Helix")
+    assert (change.value, change.previous, change.negated) == ("Helix", "Emacs", False)
+
+
 def test_two_clauses_share_their_subject() -> None:
     triples = extract_facts("Alice uses Vim and lives in Paris")
     assert [(t.subject, t.relation, t.value) for t in triples] == [

@@ -7,6 +7,7 @@ to Neovim"): the ledger infers the key from what it already knows (see temporal/
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from dataclasses import dataclass, field
 
@@ -239,9 +240,30 @@ def extract(text: str) -> Extraction:
             speaker = reported.group("speaker") or reported.group("source")
             sentence = reported.group("rest")
         speaker = _named_head(sentence) or speaker
+        start = len(found.triples)
         for clause in _clauses(sentence):
             speaker = _add_clause(found, _resolve(clause, speaker), raw.strip()) or speaker
+        found.triples[start:] = _replacements(found.triples[start:])
     return found
+
+
+def _replacements(triples: list[Triple]) -> list[Triple]:
+    """ "Dropped Vim and switched to Helix": one change of a key, not a retraction and a value."""
+    out: list[Triple] = []
+    for triple in triples:
+        last = out[-1] if out else None
+        if (
+            last is not None
+            and last.negated
+            and not triple.negated
+            and last.subject == triple.subject
+            and triple.previous is None
+            and (triple.relation is None or last.relation in (None, triple.relation))
+        ):
+            out[-1] = dataclasses.replace(triple, previous=last.value)
+        else:
+            out.append(triple)
+    return out
 
 
 def _named_head(sentence: str) -> str | None:

@@ -9,6 +9,7 @@ belongs to (for this subject or another), or the best-fitting key by embeddings.
 
 from __future__ import annotations
 
+import dataclasses
 from collections import Counter
 from dataclasses import dataclass
 from typing import Literal
@@ -22,10 +23,6 @@ from mnemex.temporal.ledger import same_value, value_key
 from mnemex.temporal.similarity import Similarity
 
 Decision = Literal["exact", "alias", "auto", "review", "new", "inferred", "unresolved"]
-# A value-to-relation cosine must beat the runner-up by this margin to pick a key on its own:
-# "Neovim" sits near "editor" and "code editor" alike, so only a clear winner counts.
-VALUE_FIT_MARGIN = 0.05
-VALUE_FIT_FLOOR = 0.3
 
 
 @dataclass(frozen=True, slots=True)
@@ -44,54 +41,82 @@ def relation_names(facts: list[Fact]) -> list[str]:
     return [name for name, _ in counts.most_common()]
 
 
-def learned_aliases(tx: Tx, subject_id: str) -> dict[str, str | None]:
-    """Relation names a person already ruled on for a subject: mapped key, or None (rejected)."""
+def learned_aliases(tx: Tx) -> dict[str, str | None]:
+    """Relation names a person already ruled on: the key they name, or None (a key of its own).
+
+    A ruling is about names, not people: "home city" means "city" for everyone once approved.
+    """
     learned: dict[str, str | None] = {}
     for status in ("approved", "rejected"):
         for review in tx.list_reviews(status, 10_000):
-            payload = review.payload
-            if review.kind == "alias" and payload.get("subject_id") == subject_id:
-                original = str(payload.get("relation"))
-                learned[original] = str(payload["proposed"]) if status == "approved" else None
+            if review.kind == "alias":
+                original = str(review.payload.get("relation"))
+                proposed = str(review.payload["proposed"])
+                learned[original] = proposed if status == "approved" else None
     return learned
 
 
 def choose_named(
-    tx: Tx, subject_id: str | None, relation: str, settings: Settings, similarity: Similarity
+    tx: Tx,
+    subject_id: str | None,
+    triple: Triple,
+    settings: Settings,
+    similarity: Similarity,
 ) -> KeyChoice:
-    """Map a stated relation onto the subject's existing keys (or keep it as a new key)."""
-    if subject_id is None:
-        return KeyChoice(relation, "new", 1.0)
-    existing = relation_names(tx.facts_for_key(subject_id, None))
-    if relation in existing:
+    """Map a stated relation onto the subject's keys (or the store's), or keep it as a new key."""
+    relation = str(triple.relation)
+    own_facts = [] if subject_id is None else tx.facts_for_key(subject_id, None)
+    own = relation_names(own_facts)
+    if relation in own:
         return KeyChoice(relation, "exact", 1.0)
-    learned = learned_aliases(tx, subject_id)
+    learned = learned_aliases(tx)
     if relation in learned:
         target = learned[relation]
         if target is None:
             return KeyChoice(relation, "new", 1.0)
         return KeyChoice(target, "alias", 1.0, original=relation)
-    if not existing:
+    # The store's common keys are candidates too, so one subject's "home city" can join the
+    # "city" everyone else has instead of starting a synonym key.
+    shared = [r for r in relation_names(tx.facts_for_key(None, None))[:50] if r not in own]
+    candidates = own + shared
+    if not candidates:
         return KeyChoice(relation, "new", 1.0)
-    scores = similarity.relations(relation, existing)
-    best = max(range(len(existing)), key=lambda i: scores[i])
+    scores = similarity.relations(relation, candidates)
+    best = max(range(len(candidates)), key=lambda i: scores[i])
     score = scores[best]
+    holder = _holding(own_facts, triple.previous)
+    if holder is not None:
+        # "Alice's city changed from Toronto to Lisbon" and her home_city holds Toronto: the
+        # replaced value names the key, the relation name only has to be plausible.
+        fit = scores[candidates.index(holder)]
+        if fit >= settings.relation_review_threshold:
+            return KeyChoice(holder, "auto", fit, original=relation)
     if score >= settings.relation_auto_threshold:
-        return KeyChoice(existing[best], "auto", score, original=relation)
+        return KeyChoice(candidates[best], "auto", score, original=relation)
     if score >= settings.relation_review_threshold:
-        return KeyChoice(existing[best], "review", score, original=relation)
+        return KeyChoice(candidates[best], "review", score, original=relation)
     return KeyChoice(relation, "new", 1.0 - score)
 
 
-def choose_for_value(
-    tx: Tx, subject_id: str | None, triple: Triple, similarity: Similarity
-) -> KeyChoice:
-    """The key a verb-only statement changes, from what the ledger already knows."""
+def _holding(facts: list[Fact], value: str | None) -> str | None:
+    """The relation whose current value is `value`, among one subject's facts."""
+    if value is None:
+        return None
+    return next(
+        (f.relation for f in facts if f.status == ACTIVE and same_value(f.object, value)), None
+    )
+
+
+def choose_for_value(tx: Tx, subject_id: str | None, triple: Triple) -> KeyChoice:
+    """The key a verb-only statement changes, from what the ledger already knows.
+
+    No embedding guess here: all-MiniLM-L6-v2 rates "Neovim" closer to "city" (0.31) than to
+    "editor" (0.29), so only values the ledger has seen say which key they belong to.
+    """
     own = [] if subject_id is None else tx.facts_for_key(subject_id, None)
-    if triple.previous is not None:  # "switched from MySQL to Postgres": the key now holding MySQL
-        for fact in own:
-            if fact.status == ACTIVE and same_value(fact.object, triple.previous):
-                return KeyChoice(fact.relation, "inferred", 0.9)
+    holder = _holding(own, triple.previous)  # "switched from MySQL to Postgres"
+    if holder is not None:
+        return KeyChoice(holder, "inferred", 0.9)
     for fact in own:  # back to an earlier value of one of its keys
         if fact.status in LEDGER_STATUSES and same_value(fact.object, triple.value):
             return KeyChoice(fact.relation, "inferred", 0.85)
@@ -99,14 +124,10 @@ def choose_for_value(
         f.relation for f in tx.facts_with_value(value_key(triple.value)) if f.status != "deleted"
     )
     if elsewhere:
-        return KeyChoice(elsewhere.most_common(1)[0][0], "inferred", 0.8)
-    candidates = relation_names(own) or relation_names(tx.facts_for_key(None, None))[:50]
-    fits = similarity.value_fit(triple.value, candidates) if candidates else None
-    if fits:
-        ranked = sorted(zip(fits, candidates, strict=True), reverse=True)
-        runner_up = ranked[1][0] if len(ranked) > 1 else 0.0
-        if ranked[0][0] >= VALUE_FIT_FLOOR and ranked[0][0] - runner_up >= VALUE_FIT_MARGIN:
-            return KeyChoice(ranked[0][1], "inferred", ranked[0][0])
+        # Prefer a key this subject already has that others give this value to.
+        names = [name for name, _ in elsewhere.most_common()]
+        mine = [name for name in names if name in relation_names(own)]
+        return KeyChoice((mine or names)[0], "inferred", 0.8)
     if triple.hint is not None:
         return KeyChoice(triple.hint, "inferred", 0.6)
     return KeyChoice(None, "unresolved", 0.0)
@@ -119,5 +140,13 @@ def choose(
     found = tx.find_entity(triple.subject)
     subject_id = None if found is None else found.id
     if triple.relation is None:
-        return subject_id, choose_for_value(tx, subject_id, triple, similarity)
-    return subject_id, choose_named(tx, subject_id, triple.relation, settings, similarity)
+        choice = choose_for_value(tx, subject_id, triple)
+        if choice.relation is None or subject_id is None:
+            return subject_id, choice
+        # The inferred name may be another subject's synonym of a key this subject has.
+        named = dataclasses.replace(triple, relation=choice.relation)
+        mapped = choose_named(tx, subject_id, named, settings, similarity)
+        if mapped.decision in ("exact", "alias", "auto"):
+            return subject_id, dataclasses.replace(choice, relation=mapped.relation)
+        return subject_id, choice
+    return subject_id, choose_named(tx, subject_id, triple, settings, similarity)

@@ -27,8 +27,7 @@ _FIRST_PERSON = frozenset({"i", "my", "me", "mine", "myself"})
 CUES: dict[str, frozenset[str]] = {
     "city": frozenset("live lives living based reside resides located town where hometown".split()),
     "employer": frozenset("work works working company employ employed job".split()),
-    "run_on": frozenset("host hosted machine server node deployed box".split()),
-    "runs_on": frozenset("host hosted machine server node deployed box".split()),
+    "run": frozenset("host hosted machine server node deployed box".split()),  # runs_on
 }
 MIN_MATCH = 0.5  # share of a relation's core words the query must contain
 MAX_SUBJECTS = 4
@@ -54,12 +53,19 @@ def query_words(text: str) -> set[str]:
     return out
 
 
+def _present(part: str, words: set[str]) -> bool:
+    """A relation word in the query, itself or a word it derives from ("edit" for "editor")."""
+    if part in words:
+        return True
+    return len(part) >= 5 and any(len(w) >= 4 and part.startswith(w) for w in words)
+
+
 def relation_match(relation: str, words: set[str]) -> float:
-    """Share of the relation's core words (or its cue words) that the query contains."""
+    """Share of the relation's core words the query contains (or a cue of its head word)."""
     parts = [stem(w) for w in core(expanded(relation)) if w not in STOPWORDS] or [relation]
-    direct = sum(1 for part in parts if part in words) / len(parts)
-    cue = 1.0 if words & CUES.get(relation, frozenset()) else 0.0
-    return max(direct, cue * 0.75)
+    direct = sum(1 for part in parts if _present(part, words)) / len(parts)
+    cue = 0.75 if words & CUES.get(parts[-1], frozenset()) else 0.0
+    return max(direct, cue)
 
 
 def mentioned(tx: Tx, text: str) -> list[str]:

@@ -1,4 +1,4 @@
-"""How alike two relation names (or a value and a relation) are: lexical cues, plus embeddings.
+"""How alike two relation names are: lexical cues, plus sentence embeddings when available.
 
 Lexical cues always work; when an embedding model is configured the score blends in the cosine of
 the two phrases' sentence embeddings. The thresholds that act on the score are settings,
@@ -28,21 +28,16 @@ class Similarity(Protocol):
     mode: str
 
     def relations(self, a: str, b: Sequence[str]) -> list[float]: ...
-    def value_fit(self, value: str, relations: Sequence[str]) -> list[float] | None: ...
 
 
 class LexicalSimilarity:
-    """Relation names compared by their words only; values cannot be typed without a model."""
+    """Relation names compared by their words only."""
 
     mode = "lexical"
 
     def relations(self, a: str, b: Sequence[str]) -> list[float]:
         """Similarity of `a` to each name in `b`."""
         return [lexical_similarity(a, other) for other in b]
-
-    def value_fit(self, value: str, relations: Sequence[str]) -> list[float] | None:
-        """No opinion: words alone cannot tell that Neovim is an editor."""
-        return None
 
 
 class EmbeddingSimilarity(LexicalSimilarity):
@@ -75,13 +70,6 @@ class EmbeddingSimilarity(LexicalSimilarity):
             (1 - EMBED_SHARE) * lex + EMBED_SHARE * max(0.0, float(cos))
             for lex, cos in zip(lexical, cosines, strict=True)
         ]
-
-    def value_fit(self, value: str, relations: Sequence[str]) -> list[float] | None:
-        """Cosine of "<value>" with each relation phrase: how well the value names such a thing."""
-        if not relations:
-            return []
-        vectors = self._vectors([value, *(phrase(name) for name in relations)])
-        return [max(0.0, float(cos)) for cos in vectors[1:] @ vectors[0]]
 
 
 def phrase(relation: str) -> str:
