@@ -188,6 +188,13 @@ def _alias_review(store: MemoryStore) -> tuple[str, str]:
     return review.id, parked.id
 
 
+def test_search_shows_a_newer_statement_under_review_first(store: MemoryStore) -> None:
+    _alias_review(store)
+    hits = store.search("Which editor does Alice use?", k=2)
+    assert ["Helix" in h.memory.content for h in hits] == [True, False]
+    assert "Vim" in hits[1].memory.content
+
+
 def test_approving_an_alias_adopts_the_key(store: MemoryStore) -> None:
     review_id, parked = _alias_review(store)
     resolved = store.resolve_review(review_id, "approve", note="same thing")

@@ -25,7 +25,7 @@ CASES = [
     ("I started using Arch Linux recently", (USER, None, "Arch Linux")),
     ("Alice is on Fedora now", ("Alice", None, "Fedora")),
     ("Alice went back to Vim", ("Alice", None, "Vim")),
-    ("Alice's favourite editor these days is Zed", ("Alice", "favourite_editor", "Zed")),
+    ("Alice's favourite editor these days is Zed", ("Alice", "favorite_editor", "Zed")),
     ("For her editor, Alice now uses Zed", ("Alice", "editor", "Zed")),
     ("Alice has been using Zed since March", ("Alice", None, "Zed")),
     ("Alice picked up Zed", ("Alice", None, "Zed")),

@@ -61,8 +61,8 @@ class Settings:
     # of eval/relation_pairs.py (`mnemex eval relations`, figures in the README).
     ledger_extract: bool = True  # unkeyed saves extract (subject, relation, value) statements
     ledger_search: bool = True  # search puts the memory stating an asked-for key's value first
-    relation_auto_threshold: float = 0.9  # map onto an existing key without asking
-    relation_review_threshold: float = 0.6  # ...or ask in the review queue; below: a new key
+    relation_auto_threshold: float = 0.78  # map onto an existing key without asking
+    relation_review_threshold: float = 0.67  # ...or ask in the review queue; below: a new key
 
     # Limits on input (InvalidInputError names the field and the limit).
     max_content_chars: int = 50_000

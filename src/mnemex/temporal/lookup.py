@@ -17,7 +17,7 @@ from mnemex.models import Fact, SearchHit
 from mnemex.retrieval.lexical import STOPWORDS
 from mnemex.store.base import MemoryFilter, Tx
 from mnemex.temporal.extract import USER
-from mnemex.temporal.history import ACTIVE, LEDGER_STATUSES, known_at, valid_at
+from mnemex.temporal.history import ACTIVE, LEDGER_STATUSES, PENDING, known_at, valid_at
 from mnemex.temporal.relations import core, expanded, singular
 
 _TOKEN = re.compile(r"[A-Za-z0-9][\w\-.]*[A-Za-z0-9]|[A-Za-z0-9]")
@@ -33,6 +33,7 @@ MIN_MATCH = 0.5  # share of a relation's core words the query must contain
 MAX_SUBJECTS = 4
 MAX_NEIGHBOURS = 20
 SECOND_HOP = 0.8  # a fact found through another entity ranks just below a direct answer
+RECENCY_STEP = 0.001  # orders equally matching answers by date without changing their tier
 
 
 def stem(word: str) -> str:
@@ -90,9 +91,21 @@ def mentioned(tx: Tx, text: str) -> list[str]:
 
 
 def _current(tx: Tx, subject_id: str, as_of: datetime | None) -> list[Fact]:
+    """A subject's current facts, and newer statements still waiting for review of their key.
+
+    While a person has not ruled whether "code editor" is Alice's "editor", the newer statement
+    is shown first and the confirmed value right after it (facts() shows only the latter).
+    """
     facts = tx.facts_for_key(subject_id, None)
     if as_of is None:
-        return [f for f in facts if f.status == ACTIVE]
+        current = {f.relation: f for f in facts if f.status == ACTIVE}
+        waiting = [
+            f
+            for f in facts
+            if f.status == PENDING
+            and (f.relation not in current or f.valid_from >= current[f.relation].valid_from)
+        ]
+        return [*current.values(), *waiting]
     groups: dict[str, list[Fact]] = {}
     for fact in facts:
         groups.setdefault(fact.relation, []).append(fact)
@@ -130,9 +143,11 @@ def answers(tx: Tx, text: str, as_of: datetime | None) -> dict[str, float]:
                 if best:
                     hop = SECOND_HOP
                     break
-        for fact in best:
+        # Among equally good answers the most recent statement leads.
+        for rank, fact in enumerate(sorted(best, key=lambda f: (f.valid_from, f.recorded_at))):
             if fact.memory_id:
-                weights[fact.memory_id] = max(weights.get(fact.memory_id, 0.0), score * hop)
+                weight = score * hop + RECENCY_STEP * rank
+                weights[fact.memory_id] = max(weights.get(fact.memory_id, 0.0), weight)
     return weights
 
 

@@ -33,10 +33,19 @@ ABBREVIATIONS: dict[str, tuple[str, ...]] = {
     "deployment": ("deploy",),
     "k8s": ("kubernetes",),
     "hometown": ("home", "town"),
-    "org": ("organisation",),
-    "organization": ("organisation",),
+    "org": ("organization",),
     "repo": ("repository",),
     "env": ("environment",),
+}
+# British and American spellings of the same word.
+SPELLINGS = {
+    "favourite": "favorite",
+    "colour": "color",
+    "licence": "license",
+    "organisation": "organization",
+    "centre": "center",
+    "programme": "program",
+    "behaviour": "behavior",
 }
 _SINGULAR_KEEP = frozenset("os is us ss as yes this has was bus".split())
 
@@ -57,8 +66,8 @@ def singular(word: str) -> str:
 def words(name: str) -> list[str]:
     """The lowercase singular words of a relation name, determiners dropped."""
     text = unicodedata.normalize("NFKC", _CAMEL.sub(" ", name)).casefold()
-    text = text.replace("'s ", " ").replace("’s ", " ")
-    parts = [part for part in _NON_WORD.split(text) if part]
+    text = text.replace("'s ", " ").replace("’s ", " ").replace("e-mail", "email")
+    parts = [SPELLINGS.get(part, part) for part in _NON_WORD.split(text) if part]
     kept = [part for part in parts if part not in _DETERMINERS] or parts
     return [singular(part) for part in kept]
 

@@ -61,4 +61,21 @@ def eval_ledger(
     emit(result, as_json, lambda r: rows_table(r, "mnemex eval ledger"))
 
 
+@eval_app.command("relations")
+def eval_relations(
+    embed_model: str = typer.Option(
+        "both", help="'none' (lexical cues), a model name, or 'both' (none and the default)."
+    ),
+    as_json: bool = JSON_OPTION,
+) -> None:
+    """Calibrate the relation-mapping thresholds on the labelled pairs (fit half / held-out)."""
+    from mnemex.config import Settings
+    from mnemex.eval import relations
+
+    default = str(getattr(Settings.load(), "embed_model", "none"))
+    names = ["none", default] if embed_model == "both" else [embed_model]
+    result = [row for name in dict.fromkeys(names) for row in relations.run_model(name)]
+    emit(result, as_json, lambda r: rows_table(r, "mnemex eval relations"))
+
+
 del command
