@@ -17,7 +17,8 @@ import sys
 import mnemex
 from mnemex import Settings
 path, name = sys.argv[1], sys.argv[2]
-store = mnemex.open(path, settings=Settings.load(data_dir=path + ".data"))
+# Locking is under test here, not embeddings: a lexical engine keeps the processes quick.
+store = mnemex.open(path, settings=Settings.load(data_dir=path + ".data", embed_model="none"))
 for i in range(1000):
     store.save(f"{name} memory number {i}", tags=[name])
 store.close()

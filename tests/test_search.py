@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import pytest
 
-from mnemex import MemoryStore
+import mnemex
+from mnemex import MemoryStore, Settings
 from mnemex.eval.corpus import sentences
 from tests.conftest import FakeClock
+from tests.fakes import HASH_MODEL
 
 HOSTILE = [
     '"unbalanced quote',
@@ -52,17 +54,22 @@ def test_stemming_matches_word_forms(store: MemoryStore) -> None:
     assert [h.memory.id for h in store.search("run migration")] == [saved.id]
 
 
+@pytest.mark.parametrize("model", [HASH_MODEL, "none"])
 def test_a_memory_saved_a_second_ago_is_found_among_10000(
-    mem_store: MemoryStore, clock: FakeClock
+    settings: Settings, clock: FakeClock, model: str
 ) -> None:
-    texts = sentences(10_000, seed=3)
-    for offset in range(0, len(texts), 2_000):
-        mem_store.save_many([{"content": t} for t in texts[offset : offset + 2_000]])
-    clock.advance(days=30)  # the corpus is old and unused; the new memory is not special
-    target = mem_store.save("The staging database password rotates on quokkaday")
-    clock.advance(seconds=1)
-    hits = mem_store.search("quokkaday", k=10)
-    assert hits and hits[0].memory.id == target.id
+    """The whole engine (fusion, vector channel, filters) at 10k; a cheap model keeps it fast."""
+    with mnemex.open(
+        ":memory:", settings=settings.replace(embed_model=model), clock=clock
+    ) as store:
+        texts = sentences(10_000, seed=3)
+        for offset in range(0, len(texts), 2_000):
+            store.save_many([{"content": t} for t in texts[offset : offset + 2_000]])
+        clock.advance(days=30)  # the corpus is old and unused; the new memory is not special
+        target = store.save("The staging database password rotates on quokkaday")
+        clock.advance(seconds=1)
+        hits = store.search("quokkaday", k=10)
+        assert hits and hits[0].memory.id == target.id
 
 
 def test_old_memories_are_found_too_not_just_a_recent_window(
@@ -102,7 +109,7 @@ def test_temporal_score_breaks_ties_between_equal_matches(
     mem_store.touch(fresh.id)
     hits = mem_store.search("release checklist", explain=True)
     assert [h.memory.id for h in hits] == [fresh.id, stale.id]
-    assert set(hits[0].channels) == {"bm25", "temporal"}
+    assert {"bm25", "temporal"} <= set(hits[0].channels)
     assert hits[0].memory.score > hits[1].memory.score
 
 
@@ -130,9 +137,9 @@ def test_recall_returns_an_injectable_block(mem_store: MemoryStore) -> None:
     assert mem_store.recall("zebra").block == ""
 
 
-def test_review_blend_gives_slots_to_danger_zone_memories(settings, clock: FakeClock) -> None:
-    import mnemex
-
+def test_review_blend_gives_slots_to_danger_zone_memories(
+    settings: Settings, clock: FakeClock
+) -> None:
     blended = settings.replace(review_blend=0.5)
     with mnemex.open(":memory:", settings=blended, clock=clock) as store:
         fading = store.save("garden notes: prune the roses", strength=1.0)

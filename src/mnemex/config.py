@@ -52,6 +52,10 @@ class Settings:
     cross_domain_boost: float = 0.05
     touch_boost: float = 0.1
 
+    # Embeddings (retrieval/embed.py): "minilm-int8" or "none" for a lexical-only engine.
+    embed_model: str = "minilm-int8"
+    vector_floor: float = 0.25  # MiniLM cosine of unrelated sentences sits below ~0.2
+
     # Search.
     temporal_weight: float = 0.15  # share of a hit's score that comes from its temporal score
     lexical_candidates: int = 100

@@ -19,6 +19,7 @@ from mnemex.lifecycle import gc as gc_mod
 from mnemex.lifecycle import promote as promote_mod
 from mnemex.lifecycle.cluster import cluster_id, group, lexical_vectors
 from mnemex.lifecycle.consolidate import merge_text, union
+from mnemex.limits import content_hash
 from mnemex.models import (
     LIVE_STATUSES,
     Cluster,
@@ -39,14 +40,16 @@ from mnemex.models import (
     new_id,
 )
 from mnemex.retrieval import lexical
+from mnemex.retrieval.embed import Embedder, load_embedder, to_bytes
 from mnemex.retrieval.search import SearchRequest, run_search
+from mnemex.retrieval.vector import VectorIndex
 from mnemex.store import jsonl
 from mnemex.store.base import Backend, MemoryFilter, Tx
 from mnemex.temporal import ingest, reads
 from mnemex.temporal import review as review_mod
 from mnemex.temporal.decay import MAX_STRENGTH, Decay
 from mnemex.temporal.similarity import Similarity
-from mnemex.temporal.similarity import for_model as similarity_for
+from mnemex.temporal.similarity import for_embedder as similarity_for
 
 _SAVE_FIELDS = frozenset(
     {
@@ -99,6 +102,40 @@ class Engine:
         self.decay = Decay.from_settings(settings)
         self.term_stats = lexical.TermStats()
         self.lock = threading.RLock()
+        self._vectors: dict[str, VectorIndex] = {}
+        load_embedder(settings.embed_model)  # an unknown model name fails here, at open
+
+    @property
+    def embedder(self) -> Embedder | None:
+        """The configured embedding model (loaded on first use), or None when it is "none"."""
+        return load_embedder(self.settings.embed_model)
+
+    def vector_index(self, tenant: str) -> VectorIndex | None:
+        """The tenant's in-memory vector index (None for a lexical-only engine)."""
+        embedder = self.embedder
+        if embedder is None:
+            return None
+        with self.lock:
+            index = self._vectors.get(tenant)
+            if index is None:
+                index = self._vectors[tenant] = VectorIndex(embedder.model_id, embedder.dim)
+            return index
+
+    def vectors_for(
+        self, tx: Tx, texts: Sequence[str], hashes: Sequence[str]
+    ) -> list[bytes | None]:
+        """Stored-form vectors for texts: reused by content hash when known, embedded otherwise."""
+        embedder = self.embedder
+        if embedder is None:
+            return [None] * len(texts)
+        known = tx.embeddings_by_hash(embedder.model_id, hashes)
+        missing = [i for i, h in enumerate(hashes) if h not in known]
+        fresh = embedder.embed([texts[i] for i in missing]) if missing else None
+        result: list[bytes | None] = [known.get(h) for h in hashes]
+        for position, index in enumerate(missing):
+            assert fresh is not None
+            result[index] = to_bytes(fresh[position])
+        return result
 
 
 class MemoryStore:
@@ -206,7 +243,9 @@ class MemoryStore:
             content_hash=limits.content_hash(content),
         )
 
-    def _write_draft(self, tx: Tx, draft: Draft, now: datetime) -> SaveResult:
+    def _write_draft(
+        self, tx: Tx, draft: Draft, now: datetime, vector: bytes | None = None
+    ) -> SaveResult:
         now_us = to_micros(now)
         duplicates = tx.find_by_hash(draft.content_hash)
         if duplicates and draft.skip_duplicate:
@@ -249,6 +288,7 @@ class MemoryStore:
             status=MemoryStatus.ACTIVE.value,
         )
         tx.insert_memory(memory)
+        self._store_vector(tx, memory.id, draft.content_hash, vector)
         self._link_entities(tx, memory.id, draft.entities, now_us)
         tx.log_event("save", now_us, memory.id, {"hash": draft.content_hash[:16]})
         result = SaveResult(id=memory.id, memory=self._scored(memory, now_us))
@@ -281,7 +321,14 @@ class MemoryStore:
 
     def _similarity(self) -> Similarity:
         """How relation names are compared (embeddings when a model is configured)."""
-        return similarity_for(str(getattr(self.settings, "embed_model", "none")))
+        return similarity_for(self.engine.embedder)
+
+    def _store_vector(
+        self, tx: Tx, memory_id: str, content_hash: str, vector: bytes | None
+    ) -> None:
+        embedder = self.engine.embedder
+        if vector is not None and embedder is not None:
+            tx.put_embeddings([(memory_id, embedder.model_id, content_hash, vector, embedder.dim)])
 
     def _link_entities(self, tx: Tx, memory_id: str, names: Sequence[str], now_us: int) -> None:
         ids = [tx.upsert_entity(name, now=now_us)[0] for name in names]
@@ -333,9 +380,17 @@ class MemoryStore:
                 raise InvalidInputError(f"items[{index}]", "must be an object")
             prefix = f"items[{index}]." if len(items) > 1 else ""
             drafts.append(self._draft(item, prefix))
+        # Embedding runs before the write transaction: no model runs while the write lock is held.
+        with self._read() as tx:
+            vectors = self.engine.vectors_for(
+                tx, [d.content for d in drafts], [d.content_hash for d in drafts]
+            )
         now = self.now()
         with self._write() as tx:
-            results = [self._write_draft(tx, draft, now) for draft in drafts]
+            results = [
+                self._write_draft(tx, draft, now, vector)
+                for draft, vector in zip(drafts, vectors, strict=True)
+            ]
         return results
 
     def get(self, memory_id: str) -> Memory:
@@ -375,11 +430,19 @@ class MemoryStore:
             changes["observed_at"] = (
                 None if observed is None else parse_time(observed, "observed_at")
             )
+        vector = None
+        if "content" in changes:
+            with self._read() as tx:
+                vector = self.engine.vectors_for(
+                    tx, [changes["content"]], [changes["content_hash"]]
+                )[0]
         now = self.now()
         with self._write() as tx:
             self._require(tx, memory_id)
             changes["updated_at"] = now
             tx.update_memory(memory_id, changes)
+            if "content" in changes:
+                self._store_vector(tx, memory_id, changes["content_hash"], vector)
             if "entities" in changes:
                 self._link_entities(tx, memory_id, changes["entities"], to_micros(now))
             tx.log_event("update", to_micros(now), memory_id, {"fields": sorted(fields)})
@@ -617,6 +680,32 @@ class MemoryStore:
             tx.log_event("relate", now_us, relation.id, {"type": relation.type})
         return relation
 
+    def reindex(self, progress: Callable[[int, int], None] | None = None) -> dict[str, Any]:
+        """Embed every live memory whose vector is missing, stale or from another model."""
+        embedder = self.engine.embedder
+        if embedder is None:
+            return {"model": None, "embedded": 0}
+        done = 0
+        with self._read() as tx:
+            total = len(tx.stale_embeddings(embedder.model_id, 10_000_000))
+        while True:
+            with self._read() as tx:
+                batch = tx.stale_embeddings(embedder.model_id, 256)
+            if not batch:
+                break
+            vectors = embedder.embed([content for _, content, _ in batch])
+            with self._write() as tx:
+                tx.put_embeddings(
+                    [
+                        (memory_id, embedder.model_id, content_hash, to_bytes(vector), embedder.dim)
+                        for (memory_id, _, content_hash), vector in zip(batch, vectors, strict=True)
+                    ]
+                )
+            done += len(batch)
+            if progress is not None:
+                progress(done, total)
+        return {"model": embedder.model_id, "embedded": done}
+
     def stats(self) -> dict[str, Any]:
         """Counts, score distribution and configuration at a glance."""
         now_us = to_micros(self.now())
@@ -649,6 +738,7 @@ class MemoryStore:
             },
             "top_tags": sorted(tag_counts.items(), key=lambda item: (-item[1], item[0]))[:10],
             "decay_curve": settings.decay_curve,
+            "embed_model": settings.embed_model,
             "store": self.backend.info(),
         }
 
@@ -737,6 +827,13 @@ class MemoryStore:
         )
         if match is None:
             raise NotFoundError("cluster", cluster)
+        with self._read() as tx:
+            found = tx.get_memories(match.member_ids)
+            members = [found[m] for m in match.member_ids if m in found]
+            text = merge_text(members)
+            vector = (
+                None if dry_run else self.engine.vectors_for(tx, [text], [content_hash(text)])[0]
+            )
         now = self.now()
         with self._write() as tx:
             found = tx.get_memories(match.member_ids)
@@ -750,11 +847,16 @@ class MemoryStore:
                 source_ids=[m.id for m in members],
             )
             if not dry_run:
-                result.memory_id = self._merge(tx, members, result, now)
+                result.memory_id = self._merge(tx, members, result, now, vector)
         return result
 
     def _merge(
-        self, tx: Tx, members: list[Memory], result: ConsolidateResult, now: datetime
+        self,
+        tx: Tx,
+        members: list[Memory],
+        result: ConsolidateResult,
+        now: datetime,
+        vector: bytes | None,
     ) -> str:
         now_us = to_micros(now)
         observed = [m.observed_at for m in members if m.observed_at is not None]
@@ -762,7 +864,7 @@ class MemoryStore:
             id=new_id("mem"),
             tenant=self.tenant,
             content=result.content,
-            content_hash=limits.content_hash(result.content),
+            content_hash=content_hash(result.content),
             tags=result.tags,
             entities=result.entities,
             strength=max(m.strength for m in members),
@@ -779,6 +881,7 @@ class MemoryStore:
             status=MemoryStatus.ACTIVE.value,
         )
         tx.insert_memory(merged)
+        self._store_vector(tx, merged.id, merged.content_hash, vector)
         self._link_entities(tx, merged.id, merged.entities, now_us)
         for member in members:
             tx.insert_relation(

@@ -12,7 +12,6 @@ several ways (rows), asks every question and scores the top hits:
 from __future__ import annotations
 
 import functools
-import importlib
 import random
 import re
 import statistics
@@ -188,11 +187,9 @@ def _store_row(world: World, settings: Settings, keyed: bool) -> dict[str, float
 
 def _vector_row(world: World, settings: Settings) -> dict[str, float] | None:
     """Every statement embedded, questions answered by cosine alone (no ledger, no time)."""
-    try:
-        embed = importlib.import_module("mnemex.retrieval.embed")
-    except ImportError:
-        return None
-    embedder = embed.load_embedder(str(getattr(settings, "embed_model", "none")))
+    from mnemex.retrieval.embed import load_embedder
+
+    embedder = load_embedder(settings.embed_model)
     if embedder is None:
         return None
     texts = [s.content for s in world.statements]

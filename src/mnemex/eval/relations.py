@@ -14,7 +14,8 @@ import math
 from typing import Any
 
 from mnemex.eval.relation_pairs import DIFFERENT, SAME
-from mnemex.temporal.similarity import Similarity, for_model
+from mnemex.retrieval.embed import load_embedder
+from mnemex.temporal.similarity import Similarity, for_embedder
 
 Pair = tuple[str, str, bool]
 
@@ -88,4 +89,4 @@ def run(similarity: Similarity) -> list[dict[str, Any]]:
 
 def run_model(embed_model: str) -> list[dict[str, Any]]:
     """`run` with the similarity an `embed_model` setting gives."""
-    return run(for_model(embed_model))
+    return run(for_embedder(load_embedder(embed_model)))

@@ -13,6 +13,7 @@ import numpy.typing as npt
 from mnemex.clock import MICROS_PER_DAY, to_micros
 from mnemex.models import ChannelScore, SearchHit
 from mnemex.retrieval import lexical
+from mnemex.retrieval.fuse import rrf
 from mnemex.store.base import MemoryFilter, Tx
 from mnemex.temporal import lookup as ledger
 from mnemex.temporal.decay import Decay
@@ -87,33 +88,65 @@ def blend_reviews(
     return head + extra + filler
 
 
+def vector_channel(
+    store: MemoryStore, tx: Tx, text: str, flt: MemoryFilter, limit: int
+) -> list[tuple[str, float]]:
+    """The nearest live memories to the query that pass the filter, widening until enough pass."""
+    index = store.engine.vector_index(store.tenant)
+    embedder = store.engine.embedder
+    if index is None or embedder is None or not text.strip():
+        return []
+    index.sync(tx)
+    query = embedder.embed([text])[0]
+    want = limit
+    while True:
+        raw = index.search(query, want)
+        allowed = set(tx.filter_ids([memory_id for memory_id, _ in raw], flt))
+        floor = store.settings.vector_floor
+        hits = [(m, score) for m, score in raw if m in allowed and score >= floor]
+        if len(hits) >= limit or len(raw) < want or (raw and raw[-1][1] < floor):
+            return hits[:limit]
+        want *= 4
+
+
 def run_search(
     store: MemoryStore, tx: Tx, request: SearchRequest, now: datetime
 ) -> list[SearchHit]:
-    """BM25 candidates blended with temporal scores; the top `k` as hits."""
+    """Lexical and vector candidates fused by weighted RRF, blended with temporal scores."""
     flt = memory_filter(tx, request)
     if flt is None:
         return []
     settings = store.settings
     size = tx.index_size()
-    candidates = lexical.search(
+    pool = max(settings.lexical_candidates, 3 * request.k)
+    lexical_hits = lexical.search(
         tx,
         store.engine.term_stats,
         request.text,
-        limit=max(settings.lexical_candidates, 3 * request.k),
+        limit=pool,
         flt=flt,
         corpus_size=size,
         common_share=settings.common_term_df,
         generation=generation(size),
     )
-    candidates = ledger.adjust(
-        tx, request.text, candidates, flt, request.as_of, answer=settings.ledger_search
+    vector_hits = vector_channel(store, tx, request.text, flt, pool)
+    channels = {"bm25": lexical_hits, "vector": vector_hits}
+    fused_scores = rrf(channels, {"bm25": 1.0, "vector": 1.0})
+    fused_scores = dict(
+        ledger.adjust(
+            tx,
+            request.text,
+            list(fused_scores.items()),
+            flt,
+            request.as_of,
+            answer=settings.ledger_search,
+        )
     )
-    if not candidates:
+    if not fused_scores:
         return []
-    ids = [memory_id for memory_id, _ in candidates]
-    relevance = np.array([score for _, score in candidates], dtype=np.float64)
-    relevance = relevance / max(float(relevance.max()), 1e-9)
+    ids = list(fused_scores)
+    relevance = np.array([fused_scores[i] for i in ids], dtype=np.float64)
+    relevance = relevance / max(float(relevance.max()), 1e-12)
     temporal = tx.temporal_of(ids)
     now_us = to_micros(now)
     uses = np.array([temporal[i][0] for i in ids], dtype=np.float64)
@@ -125,23 +158,34 @@ def run_search(
     fused = (1.0 - weight) * relevance + weight * squashed
     ranking = np.argsort(-fused, kind="stable")
     order = blend_reviews(ranking, scores, request.k, settings.review_blend, store.decay)
-    chosen = [ids[i] for i in order]
-    records = tx.get_memories(chosen)
-    temporal_rank = np.empty(len(ids), dtype=np.int64)
-    temporal_rank[np.argsort(-scores, kind="stable")] = np.arange(1, len(ids) + 1)
+    records = tx.get_memories([ids[i] for i in order])
+    explained = _explain(channels, ids, scores) if request.explain else {}
     hits = []
     for index in order:
         memory = records[ids[index]]
         memory.score = float(scores[index])
-        channels = {}
-        if request.explain:
-            channels = {
-                "bm25": ChannelScore(rank=int(index) + 1, score=float(candidates[index][1])),
-                "temporal": ChannelScore(
-                    rank=int(temporal_rank[index]), score=float(scores[index])
-                ),
-            }
-        hits.append(SearchHit(memory=memory, score=float(fused[index]), channels=channels))
+        hits.append(
+            SearchHit(
+                memory=memory, score=float(fused[index]), channels=explained.get(ids[index], {})
+            )
+        )
     if request.include_history and request.as_of is None:
         hits = ledger.order(tx, hits)  # history on request, but never above the current value
     return hits
+
+
+def _explain(
+    channels: dict[str, list[tuple[str, float]]], ids: list[str], scores: npt.NDArray[np.float64]
+) -> dict[str, dict[str, ChannelScore]]:
+    """Each candidate's rank and score in every channel that found it, plus its temporal score."""
+    out: dict[str, dict[str, ChannelScore]] = {memory_id: {} for memory_id in ids}
+    for name, hits in channels.items():
+        for rank, (memory_id, score) in enumerate(hits, start=1):
+            out[memory_id][name] = ChannelScore(rank=rank, score=score)
+    temporal_rank = np.empty(len(ids), dtype=np.int64)
+    temporal_rank[np.argsort(-scores, kind="stable")] = np.arange(1, len(ids) + 1)
+    for position, memory_id in enumerate(ids):
+        out[memory_id]["temporal"] = ChannelScore(
+            rank=int(temporal_rank[position]), score=float(scores[position])
+        )
+    return out

@@ -160,6 +160,23 @@ class AuxRows:
         for row in cursor:
             yield row[0], bytes(row[1])
 
+    def live_embeddings(self, memory_ids: Sequence[str], model: str) -> dict[str, bytes]:
+        """Current vectors by `model` of those memories that are live (active or promoted)."""
+        unique = list(dict.fromkeys(memory_ids))
+        found: dict[str, bytes] = {}
+        for start in range(0, len(unique), 500):
+            chunk = unique[start : start + 500]
+            rows = self.conn.execute(
+                "SELECT e.memory_id, e.vector FROM embeddings e "
+                "JOIN memories m ON m.id = e.memory_id "
+                f"WHERE e.memory_id IN ({','.join('?' * len(chunk))}) AND +e.tenant = ? "
+                "AND e.model = ? AND m.content_hash = e.content_hash "
+                "AND m.status IN ('active', 'promoted')",
+                (*chunk, self.tenant, model),
+            ).fetchall()
+            found.update((row[0], bytes(row[1])) for row in rows)
+        return found
+
     def stale_embeddings(self, model: str, limit: int) -> list[tuple[str, str, str]]:
         """(memory_id, content, content_hash) of memories with no current vector from `model`."""
         rows = self.conn.execute(

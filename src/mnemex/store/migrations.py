@@ -239,6 +239,14 @@ def _m001_core(conn: Connection) -> None:
             vector BLOB NOT NULL
         );
         CREATE INDEX embeddings_hash ON embeddings (model, content_hash);
+        CREATE TRIGGER embeddings_ai AFTER INSERT ON embeddings BEGIN
+            INSERT INTO change_log (tenant, memory_id, op)
+                VALUES (new.tenant, new.memory_id, 'embed');
+        END;
+        CREATE TRIGGER embeddings_au AFTER UPDATE ON embeddings BEGIN
+            INSERT INTO change_log (tenant, memory_id, op)
+                VALUES (new.tenant, new.memory_id, 'embed');
+        END;
         """,
     )
 

@@ -7,14 +7,15 @@ calibrated on the labelled pairs in eval/relation_pairs.py for each mode.
 
 from __future__ import annotations
 
-import functools
-import importlib
 from collections.abc import Sequence
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 import numpy as np
 
 from mnemex.temporal.relations import expanded, lexical_similarity
+
+if TYPE_CHECKING:
+    from mnemex.retrieval.embed import Embedder
 
 # Share of the blended score that comes from the embeddings' cosine (the rest from lexical cues):
 # lexical cues are exact but blind to synonyms ("city" / "hometown"); cosine sees synonyms but
@@ -45,7 +46,7 @@ class EmbeddingSimilarity(LexicalSimilarity):
 
     mode = "embedding"
 
-    def __init__(self, embedder: Any) -> None:
+    def __init__(self, embedder: Embedder) -> None:
         self.embedder = embedder
         self._cache: dict[str, Any] = {}
 
@@ -77,14 +78,15 @@ def phrase(relation: str) -> str:
     return " ".join(expanded(relation))
 
 
-@functools.cache
-def for_model(name: str) -> Similarity:
-    """The similarity for an `embed_model` setting: embeddings when a model is on and installed."""
-    if name == "none":
-        return LexicalSimilarity()
-    try:
-        embed = importlib.import_module("mnemex.retrieval.embed")
-    except ImportError:  # the embedding module is not in this build: lexical cues only
-        return LexicalSimilarity()
-    embedder = embed.load_embedder(name)
-    return LexicalSimilarity() if embedder is None else EmbeddingSimilarity(embedder)
+_LEXICAL = LexicalSimilarity()
+_BY_MODEL: dict[int, EmbeddingSimilarity] = {}  # keeps each model's phrase vectors warm
+
+
+def for_embedder(embedder: Embedder | None) -> Similarity:
+    """The similarity for an engine: embeddings blended in when it has a model (one per model)."""
+    if embedder is None:
+        return _LEXICAL
+    found = _BY_MODEL.get(id(embedder))
+    if found is None or found.embedder is not embedder:
+        found = _BY_MODEL[id(embedder)] = EmbeddingSimilarity(embedder)
+    return found

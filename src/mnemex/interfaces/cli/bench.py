@@ -72,7 +72,7 @@ def eval_relations(
     from mnemex.config import Settings
     from mnemex.eval import relations
 
-    default = str(getattr(Settings.load(), "embed_model", "none"))
+    default = Settings.load().embed_model
     names = ["none", default] if embed_model == "both" else [embed_model]
     result = [row for name in dict.fromkeys(names) for row in relations.run_model(name)]
     emit(result, as_json, lambda r: rows_table(r, "mnemex eval relations"))

@@ -71,3 +71,18 @@ def import_(
         as_json,
         lambda c: console.print(f"imported {c['imported']}, skipped {c['skipped']}"),
     )
+
+
+@command("reindex")
+def reindex(as_json: bool = JSON_OPTION) -> None:
+    """Embed every memory whose vector is missing or from another model (after a model change)."""
+    with open_store() as store, Progress(console=console, transient=True, disable=as_json) as bar:
+        task = bar.add_task("embedding", total=None)
+        report = store.reindex(
+            progress=lambda done, total: bar.update(task, completed=done, total=total)
+        )
+    emit(
+        report,
+        as_json,
+        lambda r: console.print(f"embedded {r['embedded']} memories ({r['model']})"),
+    )
