@@ -65,9 +65,7 @@ def _apply(store: MemoryStore, clock: FakeClock, op: tuple[Any, ...]) -> None:
         )
     elif kind == "said":
         _, subject, template, value, back = op
-        negated = "anymore" in template
-        # A retraction is taken as known from the moment it ends a value, so it is observed now.
-        observed = clock.now if negated else clock.now - timedelta(days=back)
+        observed = clock.now - timedelta(days=back)
         store.save(template.format(s=subject, v=value), observed_at=observed)
     else:
         reviews = store.reviews(limit=1)

@@ -202,10 +202,9 @@ def _vector_row(world: World, settings: Settings) -> dict[str, float] | None:
     return score(world, search)
 
 
-def rows(seed: int, keys: int, data_dir: Path) -> list[dict[str, Any]]:
+def rows(seed: int, keys: int, base: Settings) -> list[dict[str, Any]]:
     """Every row (and ablation) for one seed."""
     world = build(seed, keys)
-    base = Settings.load(env={}, data_dir=data_dir)
     plain = base.replace(ledger_extract=False)
     variants: list[tuple[str, Callable[[], dict[str, float] | None]]] = [
         ("vector only", lambda: _vector_row(world, base)),
@@ -237,9 +236,14 @@ def rows(seed: int, keys: int, data_dir: Path) -> list[dict[str, Any]]:
     return out
 
 
-def run(seeds: list[int], keys: int, data_dir: Path) -> list[dict[str, Any]]:
+def run(
+    seeds: list[int], keys: int, data_dir: Path, embed_model: str | None = None
+) -> list[dict[str, Any]]:
     """Rows averaged over seeds, with the min-max spread of each metric."""
-    per_seed = [row for seed in seeds for row in rows(seed, keys, data_dir)]
+    base = Settings.load(env={}, data_dir=data_dir)
+    if embed_model is not None:
+        base = base.replace(embed_model=embed_model)
+    per_seed = [row for seed in seeds for row in rows(seed, keys, base)]
     names = list(dict.fromkeys(row["row"] for row in per_seed))
     summary = []
     for name in names:
@@ -251,5 +255,6 @@ def run(seeds: list[int], keys: int, data_dir: Path) -> list[dict[str, Any]]:
             digits = 2 if metric == "p50_ms" else 3
             line[metric] = round(mean, digits)
             line[metric + " spread"] = f"{min(values):.{digits}f}-{max(values):.{digits}f}"
+        line["embed_model"] = base.embed_model
         summary.append(line)
     return summary

@@ -151,6 +151,32 @@ class LedgerRows:
         ).fetchall()
         return [fact_from_row(row) for row in rows]
 
+    def set_retraction(self, fact_id: str, ended: int, recorded: int) -> None:
+        """Remember that a fact's value was retracted: when it ended and when that was recorded."""
+        self._writable()
+        self.conn.execute(
+            "UPDATE facts SET meta = json_set(meta, '$.retracted', json_array(?, ?)) "
+            "WHERE tenant = ? AND id = ?",
+            (ended, recorded, self.tenant, fact_id),
+        )
+
+    def retractions(self, fact_ids: Sequence[str]) -> dict[str, tuple[int, int]]:
+        """(ended, recorded) in microseconds for the retracted facts among `fact_ids`."""
+        found: dict[str, tuple[int, int]] = {}
+        unique = list(dict.fromkeys(fact_ids))
+        for start in range(0, len(unique), 500):
+            chunk = unique[start : start + 500]
+            rows = self.conn.execute(
+                "SELECT id, json_extract(meta, '$.retracted') FROM facts WHERE +tenant = ? "
+                f"AND id IN ({','.join('?' * len(chunk))}) "
+                "AND json_extract(meta, '$.retracted') IS NOT NULL",
+                (self.tenant, *chunk),
+            ).fetchall()
+            for fact_id, pair in rows:
+                ended, recorded = json.loads(pair)
+                found[fact_id] = (int(ended), int(recorded))
+        return found
+
     def facts_with_value(self, value_key: str) -> list[Fact]:
         """Facts (any subject, any status) whose object folds to `value_key` (see value_key())."""
         rows = self.conn.execute(

@@ -2,8 +2,9 @@
 
 A key's window layout is a function of its observations: sorted by valid_from (then by when they
 were recorded), each value holds until the next one starts, and the last one is current unless it
-was retracted ("not Vim anymore"). The ledger stores exactly this layout, so replaying it over the
-facts recorded up to time T gives what the ledger said at T: `as_of` never sees a later record.
+was retracted ("not Vim anymore"; a retraction carries when it ended the value and when it was
+recorded). The ledger stores exactly this layout, so replaying it over the facts and retractions
+recorded up to time T gives what the ledger said at T: `as_of` never sees a later record.
 """
 
 from __future__ import annotations
@@ -13,13 +14,16 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
+from mnemex.clock import from_micros
 from mnemex.models import Fact
+from mnemex.store.base import Tx
 
 ACTIVE = "active"
 SUPERSEDED = "superseded"
 PENDING = "pending"
 ARCHIVED = "archived"
 LEDGER_STATUSES = (ACTIVE, SUPERSEDED)  # the facts that make up a key's history
+Retractions = dict[str, tuple[datetime, datetime]]  # fact id -> (value ended, recorded at)
 
 
 @dataclass(frozen=True, slots=True)
@@ -40,19 +44,26 @@ def order_key(fact: Fact) -> tuple[datetime, datetime]:
     return (fact.valid_from, fact.recorded_at)
 
 
-def retracted_at(fact: Fact) -> datetime | None:
-    """When a value was retracted with no successor ("not Vim anymore"), else None."""
-    if fact.status == SUPERSEDED and fact.superseded_by is None:
-        return fact.valid_to
-    return None
+def retractions_of(tx: Tx, facts: Iterable[Fact]) -> Retractions:
+    """The retractions recorded for some facts."""
+    found = tx.retractions([f.id for f in facts])
+    return {i: (from_micros(end), from_micros(rec)) for i, (end, rec) in found.items()}
 
 
-def windows(facts: Iterable[Fact]) -> dict[str, Window]:
-    """The window of every history fact of one key (pending and archived ones are left out)."""
+def windows(
+    facts: Iterable[Fact], retracted: Retractions, moment: datetime | None = None
+) -> dict[str, Window]:
+    """The window of every history fact of one key (pending and archived ones are left out).
+
+    `moment`: only retractions recorded by then count (the layout as it was at `moment`).
+    """
     ordered = sorted((f for f in facts if f.status in LEDGER_STATUSES), key=order_key)
     layout: dict[str, Window] = {}
     for index, fact in enumerate(ordered):
-        ended = retracted_at(fact)
+        retraction = retracted.get(fact.id)
+        ended = None
+        if retraction is not None and (moment is None or retraction[1] <= moment):
+            ended = retraction[0]
         following = ordered[index + 1] if index + 1 < len(ordered) else None
         if following is None:
             layout[fact.id] = (
@@ -72,10 +83,10 @@ def with_window(fact: Fact, window: Window) -> Fact:
     )
 
 
-def known_at(facts: Iterable[Fact], moment: datetime) -> list[Fact]:
+def known_at(facts: Iterable[Fact], moment: datetime, retracted: Retractions) -> list[Fact]:
     """The history facts of one key as the ledger laid them out at `moment`."""
     recorded = [f for f in facts if f.status in LEDGER_STATUSES and f.recorded_at <= moment]
-    layout = windows(recorded)
+    layout = windows(recorded, retracted, moment)
     return sorted((with_window(f, layout[f.id]) for f in recorded), key=order_key)
 
 
@@ -94,15 +105,23 @@ def by_key(facts: Iterable[Fact]) -> dict[tuple[str, str], list[Fact]]:
     return groups
 
 
-def view(facts: Sequence[Fact], as_of: datetime | None, include_history: bool) -> list[Fact]:
-    """The facts a read returns: current values, or what held at `as_of`; history on request."""
+def view(
+    facts: Sequence[Fact],
+    as_of: datetime | None,
+    include_history: bool,
+    retracted: Retractions | None = None,
+) -> list[Fact]:
+    """The facts a read returns: current values, or what held at `as_of`; history on request.
+
+    `retracted` is needed with `as_of` (see retractions_of).
+    """
     out: list[Fact] = []
     for group in by_key(facts).values():
         if as_of is None:
             chosen = [f for f in group if f.status in LEDGER_STATUSES]
             out.extend(chosen if include_history else [f for f in chosen if f.status == ACTIVE])
             continue
-        known = known_at(group, as_of)
+        known = known_at(group, as_of, retracted or {})
         if include_history:
             out.extend(f for f in known if f.valid_from <= as_of)
         else:

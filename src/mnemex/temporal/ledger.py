@@ -24,6 +24,7 @@ from mnemex.temporal.history import (
     SUPERSEDED,
     Window,
     order_key,
+    retractions_of,
     valid_at,
     windows,
 )
@@ -147,7 +148,7 @@ def place(tx: Tx, fact: Fact, now: datetime) -> Outcome:
 def relay(tx: Tx, subject_id: str, relation: str) -> list[Fact]:
     """Store the window layout of one key; returns the facts that stopped being current."""
     facts = tx.facts_for_key(subject_id, relation)
-    layout = windows(facts)
+    layout = windows(facts, retractions_of(tx, facts))
     changes = [(f, layout[f.id]) for f in facts if f.id in layout and _differs(f, layout[f.id])]
     # Demote before promoting, so the unique index never sees two active values at once.
     changes.sort(key=lambda change: change[1].status == ACTIVE)
@@ -191,7 +192,8 @@ def retract(
     ]
     for fact in facts:
         ended = max(observed, fact.valid_from)
-        tx.update_fact(fact.id, {"status": SUPERSEDED, "valid_to": ended, "superseded_by": None})
+        tx.set_retraction(fact.id, to_micros(ended), to_micros(now))
+        relay(tx, fact.subject_id, fact.relation)
         tx.log_event("fact_retracted", to_micros(now), fact.id, {"by": memory_id})
     sync_memories(tx, [f.memory_id for f in facts if f.memory_id], fallback=memory_id)
     if not facts:

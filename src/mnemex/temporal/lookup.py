@@ -17,7 +17,14 @@ from mnemex.models import Fact, SearchHit
 from mnemex.retrieval.lexical import STOPWORDS
 from mnemex.store.base import MemoryFilter, Tx
 from mnemex.temporal.extract import USER
-from mnemex.temporal.history import ACTIVE, LEDGER_STATUSES, PENDING, known_at, valid_at
+from mnemex.temporal.history import (
+    ACTIVE,
+    LEDGER_STATUSES,
+    PENDING,
+    known_at,
+    retractions_of,
+    valid_at,
+)
 from mnemex.temporal.relations import core, expanded, singular
 
 _TOKEN = re.compile(r"[A-Za-z0-9][\w\-.]*[A-Za-z0-9]|[A-Za-z0-9]")
@@ -109,7 +116,8 @@ def _current(tx: Tx, subject_id: str, as_of: datetime | None) -> list[Fact]:
     groups: dict[str, list[Fact]] = {}
     for fact in facts:
         groups.setdefault(fact.relation, []).append(fact)
-    return [f for g in groups.values() for f in known_at(g, as_of) if valid_at(f, as_of)]
+    retracted = retractions_of(tx, facts)
+    return [f for g in groups.values() for f in known_at(g, as_of, retracted) if valid_at(f, as_of)]
 
 
 def _best(facts: list[Fact], words: set[str]) -> tuple[float, list[Fact]]:
@@ -158,7 +166,8 @@ def _valid_memories(tx: Tx, ids: Sequence[str], as_of: datetime) -> set[str]:
     for memory_id, facts in stated.items():
         for fact in facts:
             key = tx.facts_for_key(fact.subject_id, fact.relation)
-            if any(f.id == fact.id and valid_at(f, as_of) for f in known_at(key, as_of)):
+            known = known_at(key, as_of, retractions_of(tx, key))
+            if any(f.id == fact.id and valid_at(f, as_of) for f in known):
                 keep.add(memory_id)
                 break
     return keep

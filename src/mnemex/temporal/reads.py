@@ -7,7 +7,14 @@ from datetime import datetime
 from mnemex.models import Fact
 from mnemex.store.base import Tx
 from mnemex.temporal.extract import USER
-from mnemex.temporal.history import LEDGER_STATUSES, PENDING, order_key, profile_order, view
+from mnemex.temporal.history import (
+    LEDGER_STATUSES,
+    PENDING,
+    order_key,
+    profile_order,
+    retractions_of,
+    view,
+)
 from mnemex.temporal.relations import normalize_relation
 
 _UNKNOWN = ""  # the subject id of a subject the store has never seen: matches no fact
@@ -34,7 +41,8 @@ def facts(
         return []
     name = None if relation is None else normalize_relation(relation)
     rows = tx.facts_for_key(subject_id, name or None)
-    return view(rows, as_of, include_history)
+    retracted = None if as_of is None else retractions_of(tx, rows)
+    return view(rows, as_of, include_history, retracted)
 
 
 def timeline(tx: Tx, subject: str) -> list[Fact]:

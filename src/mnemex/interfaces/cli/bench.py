@@ -48,6 +48,9 @@ def eval_ledger(
     seed: int = typer.Option(11, help="First seed of the generated world."),
     seeds: int = typer.Option(1, help="How many seeds (seed, seed+1, ...): the spread."),
     keys: int = typer.Option(90, help="Changing (person, relation) keys."),
+    embed_model: str | None = typer.Option(
+        None, help="Embedding model of the stores ('none': lexical only); default: settings."
+    ),
     as_json: bool = JSON_OPTION,
 ) -> None:
     """Current vs stale facts after changes: current@1, stale@1, static and two-hop recall@5."""
@@ -57,7 +60,7 @@ def eval_ledger(
     from mnemex.eval import ledger
 
     with tempfile.TemporaryDirectory() as folder:
-        result = ledger.run(list(range(seed, seed + seeds)), keys, Path(folder))
+        result = ledger.run(list(range(seed, seed + seeds)), keys, Path(folder), embed_model)
     emit(result, as_json, lambda r: rows_table(r, "mnemex eval ledger"))
 
 
