@@ -66,6 +66,33 @@ CHANGES_BY_RELATION: dict[str, tuple[str, ...]] = {
     "operating system": ("{p} runs {v} on {their} laptop now.",),
 }
 
+# Unseen wordings: written after the extractor stopped changing and never used to change it, so
+# the "unseen wordings" row measures extraction on statements it was not built on.
+UNSEEN_FIRST = (
+    "Quick note: {p} uses {v} as {their} {r}.",
+    "{p}'s {r}? {v}.",
+    "I learned that {p} has {v} as {their} {r}.",
+    "{p} said {their} {r} has been {v} for years.",
+)
+UNSEEN_CHANGES = (
+    "{p} finally made the switch to {v}.",
+    "{p} has been on {v} since last month.",
+    "{p} no longer uses {o}; {their} {r} is {v} now.",
+    "These days {p} prefers {v} over {o}.",
+    "{p} migrated from {o} to {v} last week.",
+    "Looks like {p} swapped {o} for {v}.",
+    "{p}'s new {r} is {v}.",
+    "{p} is all in on {v} now.",
+)
+UNSEEN_BY_RELATION: dict[str, tuple[str, ...]] = {
+    "city": ("{p} packed up and moved to {v}.", "{p} now calls {v} home."),
+    "main language": ("{p} has been writing {v} full-time.",),
+    "operating system": ("{p} reinstalled {their} machine with {v}.",),
+    "deploy tool": ("{p} ships everything with {v} now.",),
+    "editor": ("{p} does all {their} editing in {v} these days.",),
+    "primary database": ("{p} moved {their} data over to {v}.",),
+}
+
 QUESTIONS: dict[str, tuple[str, ...]] = {
     "editor": ("Which editor does {p} use?", "What does {p} edit code with?"),
     "primary database": ("What is {p}'s primary database?", "Which database does {p} rely on?"),
