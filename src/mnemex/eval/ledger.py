@@ -64,18 +64,36 @@ def _their(rng: random.Random) -> str:
     return rng.choice(("their", "her", "his"))
 
 
+@dataclass(frozen=True, slots=True)
+class Wordings:
+    """The statement templates a world is told in."""
+
+    first: tuple[str, ...]
+    changes: tuple[str, ...]
+    by_relation: dict[str, tuple[str, ...]]
+
+
+BENCHMARK = Wordings(data.FIRST, data.CHANGES, data.CHANGES_BY_RELATION)
+UNSEEN = Wordings(data.UNSEEN_FIRST, data.UNSEEN_CHANGES, data.UNSEEN_BY_RELATION)
+
+
 def _key_history(
-    rng: random.Random, person: str, relation: str, world: World, start: datetime
+    rng: random.Random,
+    person: str,
+    relation: str,
+    world: World,
+    start: datetime,
+    wordings: Wordings,
 ) -> None:
     names, values = data.RELATIONS[relation]
     history = rng.sample(values, rng.randint(2, 4) + 1)  # 2-4 changes: 3-5 distinct values
     when = start
     for index, value in enumerate(history):
         if index == 0:
-            template = rng.choice(data.FIRST)
+            template = rng.choice(wordings.first)
         else:
             when += timedelta(days=rng.randint(20, 120))
-            template = rng.choice(data.CHANGES + data.CHANGES_BY_RELATION.get(relation, ()))
+            template = rng.choice(wordings.changes + wordings.by_relation.get(relation, ()))
         text = template.format(
             p=person, r=rng.choice(names), v=value, o=history[max(index - 1, 0)], their=_their(rng)
         )
@@ -84,13 +102,14 @@ def _key_history(
     world.questions.append(Question("current", question, person, history[-1], history[:-1]))
 
 
-def build(seed: int, keys: int) -> World:
+def build(seed: int, keys: int, wordings: Wordings = BENCHMARK) -> World:
     """The statements and questions of one seed."""
     rng = random.Random(seed)
     world = World([], [])
     pairs = [(p, r) for p in data.PEOPLE for r in data.RELATIONS]
     for person, relation in rng.sample(pairs, min(keys, len(pairs))):
-        _key_history(rng, person, relation, world, START + timedelta(days=rng.randint(0, 60)))
+        start = START + timedelta(days=rng.randint(0, 60))
+        _key_history(rng, person, relation, world, start, wordings)
     facts = [(x, a) for x in data.PROJECTS for a in data.STATIC]
     for project, attribute in rng.sample(facts, 40):
         statement, question, values = data.STATIC[attribute]
@@ -211,6 +230,10 @@ def rows(seed: int, keys: int, base: Settings) -> list[dict[str, Any]]:
         ("notes, no ledger", lambda: _store_row(world, plain, keyed=False)),
         ("keyed ledger", lambda: _store_row(world, base, keyed=True)),
         ("unkeyed + extraction", lambda: _store_row(world, base, keyed=False)),
+        (
+            "unkeyed + extraction, unseen wordings",
+            lambda: _store_row(build(seed, keys, UNSEEN), base, keyed=False),
+        ),
         (
             "ablation: keyed, no ledger answers in search",
             lambda: _store_row(world, base.replace(ledger_search=False), keyed=True),

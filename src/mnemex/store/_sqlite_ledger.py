@@ -177,6 +177,15 @@ class LedgerRows:
                 found[fact_id] = (int(ended), int(recorded))
         return found
 
+    def fact_relations(self, limit: int) -> list[str]:
+        """The relations of history facts, most used first."""
+        rows = self.conn.execute(
+            "SELECT relation FROM facts WHERE tenant = ? AND status IN ('active', 'superseded') "
+            "GROUP BY relation ORDER BY count(*) DESC, relation LIMIT ?",
+            (self.tenant, limit),
+        ).fetchall()
+        return [row[0] for row in rows]
+
     def facts_with_value(self, value_key: str) -> list[Fact]:
         """Facts (any subject, any status) whose object folds to `value_key` (see value_key())."""
         rows = self.conn.execute(

@@ -39,6 +39,9 @@ class Extraction:
     triples: list[Triple] = field(default_factory=list)
     entities: list[str] = field(default_factory=list)
     clauses: int = 0  # clauses read; a text is all facts when every clause gave a triple
+    unread: list[tuple[str, str]] = field(
+        default_factory=list
+    )  # (clause, statement) no pattern read
 
 
 # A subject: capitalised words ("Alice", "Project Atlas") or an identifier with a hyphen, digit
@@ -312,6 +315,8 @@ def _add_clause(found: Extraction, sentence: str, statement: str) -> str | None:
     if triple is not None:
         found.triples.append(triple)
         names = [triple.subject, triple.value, *names]
+    elif not names and not statement.endswith("?"):  # a question states nothing
+        found.unread.append((sentence, statement))
     for name in names:
         if name != USER and name not in found.entities and looks_named(name):
             found.entities.append(name)

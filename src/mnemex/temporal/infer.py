@@ -22,6 +22,7 @@ from mnemex.temporal.history import ACTIVE, LEDGER_STATUSES
 from mnemex.temporal.ledger import same_value, value_key
 from mnemex.temporal.similarity import Similarity
 
+SHARED_KEYS = 50  # the store's most used relations that any subject's statement may join
 Decision = Literal["exact", "alias", "auto", "review", "new", "inferred", "unresolved"]
 
 
@@ -77,7 +78,7 @@ def choose_named(
         return KeyChoice(target, "alias", 1.0, original=relation)
     # The store's common keys are candidates too, so one subject's "home city" can join the
     # "city" everyone else has instead of starting a synonym key.
-    shared = [r for r in relation_names(tx.facts_for_key(None, None))[:50] if r not in own]
+    shared = [r for r in tx.fact_relations(SHARED_KEYS) if r not in own]
     candidates = own + shared
     if not candidates:
         return KeyChoice(relation, "new", 1.0)

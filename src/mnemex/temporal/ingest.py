@@ -16,6 +16,7 @@ from mnemex.config import Settings
 from mnemex.errors import InvalidInputError
 from mnemex.models import Fact, Review, new_id
 from mnemex.store.base import Tx
+from mnemex.temporal import anchor
 from mnemex.temporal.extract import USER, Extraction, Triple, extract, looks_named
 from mnemex.temporal.infer import KeyChoice, choose
 from mnemex.temporal.ledger import Claim, Outcome, record, restated, retract
@@ -75,7 +76,8 @@ def prepare(
     else:
         return Plan()
     plan = Plan(entities=list(extraction.entities))
-    for triple in extraction.triples:
+    anchored = [anchor.read(tx, clause, statement) for clause, statement in extraction.unread]
+    for triple in [*extraction.triples, *(t for t in anchored if t is not None)]:
         choice = choose(tx, triple, settings, similarity)[1]
         if choice.relation is None and not triple.negated:
             plan.unresolved.append(triple.value)
