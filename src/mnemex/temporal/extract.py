@@ -52,6 +52,8 @@ _REL = r"(?P<rel>[A-Za-z][A-Za-z0-9\- ]{0,40}?)"
 _VAL = r"(?P<val>[^\s,;:][^,;:]{0,60}?)"
 _PRON = r"(?:his|her|their|its|my|our|the|your)"
 _FROM = r"(?:\s+from\s+(?P<prev>[^,;:]{1,60}?))?"
+# "is", and the verbs that say the same of a current value.
+_BE = r"(?:is|are|was|has\s+been|have\s+been|remains|stays|has\s+become|became|is\s+still)"
 _NOW = (
     r"(?:\s+(?:now|currently|still|also|officially|finally|just|recently|mostly|mainly|"
     r"primarily|usually|generally|actually|lately))?"
@@ -66,7 +68,11 @@ _LEAD = re.compile(
     r"^(?:(?P<fix>actually|in fact|correction|to correct myself|sorry|oops|no wait|wait)"
     r"|update|fyi|note|heads up|btw|by the way|remember|remember that|for the record"
     r"|just so you know|quick update|news|these days|nowadays|now|currently|lately|recently"
-    r"|(?:since|as of|starting|from|in|on|by)\s+[\w ]{1,20}?(?=,))\b[\s,:\-—]*",
+    r"|(?:since|as of|starting|from|in|on|by)\s+[\w ]{1,20}?(?=,)"
+    r"|(?:i|we)\s+(?:just\s+)?(?:learned|learnt|heard|noticed|found\s+out|realized|realised"
+    r"|saw|read|was\s+told|were\s+told|gather)(?:\s+that)?"
+    r"|(?:it\s+)?(?:turns\s+out|looks\s+like|seems\s+like|seems|appears)(?:\s+that)?"
+    r"|apparently|evidently|so|ok|okay|also)\b[\s,:\-—]*",
     re.IGNORECASE,
 )
 # Adverbs of time that end many statements and are never part of a value.
@@ -76,13 +82,15 @@ _TAIL = re.compile(
     r"|(?:\s+|,\s*)(?:now|nowadays|these days|lately|recently|again|instead|too|as well|"
     r"for good|from now on|today|this week|this month|this year|since then|at the moment|"
     r"right now|full[- ]time|for now|going forward|permanently|anymore|any more|yesterday|"
+    r"for (?:years|ages|a while|months|weeks|a long time|\d+ (?:years|months|weeks))|"
     r"\d+\s+(?:days?|weeks?|months?|years?)\s+ago|"
     r"(?:since|as of|starting|from|in|on|last|this|next|earlier)\s+(?:\w+\s?){0,3}?(?:\d{4}|"
     rf"week|month|year|spring|summer|autumn|fall|winter|{_DAYS}|{_MONTHS})))$",
     re.IGNORECASE,
 )
 _NOT_PREV = re.compile(
-    r"(?:,\s*|\s+)(?:not|rather than|instead of|no longer)\s+(?P<prev>[^,;]{1,60}?)"
+    r"(?:,\s*|\s+)(?:not|rather than|instead of|no longer|over(?=\s+(?-i:[A-Z])))\s+"
+    r"(?P<prev>[^,;]{1,60}?)"
     r"(?:\s+(?:anymore|any more))?$",
     re.IGNORECASE,
 )
@@ -100,11 +108,11 @@ _USE = (
     r"go with|goes with|going with|stick with|sticks with|stuck with|"
     r"went back to|goes back to|is back with|returned to|came back to|"
     r"chose|has chosen|settled on|is on|am on|runs|is running|works with|writes in"
-    r"|swears by|is back to|am back to|is back on|am back on|has returned to)"
+    r"|swears by|is back to|am back to|is back on|am back on|has returned to|has|have)"
 )
 _PATTERNS: list[tuple[re.Pattern[str], str | None]] = [
     # "Alice's editor is Vim", "Alice's main db has changed from MySQL to Postgres"
-    (re.compile(rf"^{_SUBJ}(?:'s|’s)\s+{_REL}\s+(?:is|are|was){_NOW}\s+{_VAL}$"), None),
+    (re.compile(rf"^{_SUBJ}(?:'s|’s)\s+{_REL}\s+{_BE}{_NOW}\s+{_VAL}$"), None),
     (
         re.compile(
             rf"^{_SUBJ}(?:'s|’s)\s+{_REL}\s+(?:has\s+been\s+|has\s+|was\s+|is\s+|got\s+)?"
@@ -165,7 +173,8 @@ _PATTERNS: list[tuple[re.Pattern[str], str | None]] = [
     (re.compile(rf"^{_SUBJ}{_NOW}\s+{_USE}\s+{_VAL}$"), "?use"),
     (
         re.compile(
-            rf"^{_SUBJ}{_NOW}\s+(?:has\s+)?(?:gave up|given up|ditched|dropped|left|traded)\s+"
+            rf"^{_SUBJ}{_NOW}\s+(?:has\s+)?(?:gave up|given up|ditched|dropped|left|traded|swapped|"
+            rf"exchanged|substituted)\s+"
             rf"(?P<prev>[^,;]{{1,60}}?)\s+(?:for|in favou?r of)\s+{_VAL}$"
         ),
         "?use",
@@ -330,7 +339,19 @@ def extract_facts(text: str) -> list[Triple]:
     return extract(text).triples
 
 
+_LABEL = re.compile(r"^[A-Za-z][\w ]{0,24}:\s+(?=\S)")  # "Quick note: ...", "Status: ..."
+
+
 def _sentence_triple(sentence: str, statement: str) -> Triple | None:
+    """The triple of one clause; a short label before a colon is tried without it too."""
+    triple = _clause_triple(sentence, statement)
+    label = _LABEL.match(sentence)
+    if triple is None and label is not None:
+        triple = _clause_triple(sentence[label.end() :], statement)
+    return triple
+
+
+def _clause_triple(sentence: str, statement: str) -> Triple | None:
     correction = False
     lead = _LEAD.match(sentence)
     while lead and lead.end() > 0:

@@ -91,6 +91,14 @@ def core(tokens: list[str]) -> list[str]:
     return kept or tokens
 
 
+def root(word: str) -> str:
+    """A word without its derivational ending: "editor", "editing" -> "edit" (lexical cue)."""
+    for suffix in ("ing", "ment", "ion", "er", "or", "ed"):
+        if word.endswith(suffix) and len(word) - len(suffix) >= 4:
+            return word[: -len(suffix)]
+    return word
+
+
 def lexical_similarity(a: str, b: str) -> float:
     """How likely two relation names name the same key, from their words alone, in [0, 1].
 
@@ -98,7 +106,7 @@ def lexical_similarity(a: str, b: str) -> float:
     set, see eval/relations.py): same words once abbreviations and weak modifiers are set aside;
     same head noun with extra words on one side only; same head noun; shared words.
     """
-    ta, tb = expanded(a), expanded(b)
+    ta, tb = [root(t) for t in expanded(a)], [root(t) for t in expanded(b)]
     if not ta or not tb:
         return 0.0
     ca, cb = core(ta), core(tb)
