@@ -54,3 +54,16 @@ def test_an_unseen_value_needs_the_relation_named(known: MemoryStore) -> None:
     assert known.facts("Dave", "editor")[0].object == "Emacs"
     known.save("These days Dave has Kakoune as his go-to editor")
     assert known.facts("Dave", "editor")[0].object == "Kakoune"
+
+
+def test_a_statement_of_an_unknown_value_joins_its_key_once_the_value_is_known(
+    store: MemoryStore,
+) -> None:
+    from datetime import UTC, datetime
+
+    store.save("Gina's editor is Vim.", observed_at=datetime(2026, 1, 1, tzinfo=UTC))
+    store.save("Gina has started using Kakoune.", observed_at=datetime(2026, 2, 1, tzinfo=UTC))
+    assert store.facts("Gina", "editor")[0].object == "Vim"  # Kakoune: which key? not known yet
+    store.save("Hugo's editor is Kakoune.", observed_at=datetime(2026, 3, 1, tzinfo=UTC))
+    [current] = store.facts("Gina", "editor")
+    assert current.object == "Kakoune" and current.valid_from == datetime(2026, 2, 1, tzinfo=UTC)

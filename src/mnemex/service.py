@@ -295,7 +295,9 @@ class MemoryStore:
         if duplicates:
             result.action = "duplicate"
             result.duplicate_of = duplicates[0]
-        outcomes = ingest.apply(tx, plan, memory.id, observed, now)
+        outcomes = ingest.apply(
+            tx, plan, memory.id, observed, now, self.settings, self._similarity()
+        )
         result.facts = [o.fact for o in outcomes if o.fact is not None]
         replaced = [f.memory_id for o in outcomes for f in o.superseded if f.memory_id]
         result.superseded = [m for m in dict.fromkeys(replaced) if m != memory.id]

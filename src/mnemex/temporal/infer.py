@@ -122,7 +122,9 @@ def choose_for_value(tx: Tx, subject_id: str | None, triple: Triple) -> KeyChoic
         if fact.status in LEDGER_STATUSES and same_value(fact.object, triple.value):
             return KeyChoice(fact.relation, "inferred", 0.85)
     elsewhere = Counter(
-        f.relation for f in tx.facts_with_value(value_key(triple.value)) if f.status != "deleted"
+        f.relation
+        for f in tx.facts_with_value(value_key(triple.value))
+        if f.status in LEDGER_STATUSES
     )
     if elsewhere:
         # Prefer a key this subject already has that others give this value to.

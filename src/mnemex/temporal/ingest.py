@@ -18,10 +18,13 @@ from mnemex.models import Fact, Review, new_id
 from mnemex.store.base import Tx
 from mnemex.temporal import anchor
 from mnemex.temporal.extract import USER, Extraction, Triple, extract, looks_named
-from mnemex.temporal.infer import KeyChoice, choose
-from mnemex.temporal.ledger import Claim, Outcome, record, restated, retract
+from mnemex.temporal.history import PENDING, SUPERSEDED
+from mnemex.temporal.infer import KeyChoice, choose, choose_named
+from mnemex.temporal.ledger import Claim, Outcome, place, record, restated, retract, value_key
 from mnemex.temporal.relations import normalize_relation
 from mnemex.temporal.similarity import Similarity
+
+UNKNOWN = "?"  # the relation of a kept statement whose key is not known yet (never a name)
 
 
 @dataclass(slots=True)
@@ -81,7 +84,7 @@ def prepare(
         choice = choose(tx, triple, settings, similarity)[1]
         if choice.relation is None and not triple.negated:
             plan.unresolved.append(triple.value)
-            continue
+            choice = KeyChoice(UNKNOWN, "unresolved", 0.0)  # kept, to be bound later
         plan.planned.append(Planned(triple, choice))
         if key is not None:
             plan.entities.extend(
@@ -109,7 +112,15 @@ def _restatement(tx: Tx, plan: Plan, extraction: Extraction, observed: datetime)
     return repeated
 
 
-def apply(tx: Tx, plan: Plan, memory_id: str, observed: datetime, now: datetime) -> list[Outcome]:
+def apply(
+    tx: Tx,
+    plan: Plan,
+    memory_id: str,
+    observed: datetime,
+    now: datetime,
+    settings: Settings,
+    similarity: Similarity,
+) -> list[Outcome]:
     """Record the planned facts of a memory just written; uncertain keys open a review."""
     outcomes = []
     for item in plan.planned:
@@ -119,7 +130,7 @@ def apply(tx: Tx, plan: Plan, memory_id: str, observed: datetime, now: datetime)
                 retract(tx, triple.subject, choice.relation, triple.value, observed, now, memory_id)
             )
             continue
-        assert choice.relation is not None  # unresolved triples are not planned
+        assert choice.relation is not None  # only a retraction may leave its key open
         claim = Claim(
             subject=triple.subject,
             relation=choice.relation,
@@ -130,12 +141,34 @@ def apply(tx: Tx, plan: Plan, memory_id: str, observed: datetime, now: datetime)
             correction=triple.correction,
             confidence=min(triple.confidence, choice.confidence),
         )
-        review = choice.decision == "review"
-        outcome = record(tx, claim, now, memory_id, pending=review)
-        if review and outcome.fact is not None:
+        parked = choice.decision in ("review", "unresolved")
+        outcome = record(tx, claim, now, memory_id, pending=parked)
+        if choice.decision == "review" and outcome.fact is not None:
             open_alias_review(tx, outcome.fact, choice, now)
+        elif not parked and outcome.action != "unchanged":
+            bind_unknown(tx, claim.relation, claim.value, now, settings, similarity)
         outcomes.append(outcome)
     return outcomes
+
+
+def bind_unknown(
+    tx: Tx, relation: str, value: str, now: datetime, settings: Settings, similarity: Similarity
+) -> None:
+    """Give earlier statements of `value` whose key was unknown ("Noor is all in on Zed") the key
+    the value has just been recorded under; each joins that key at the time it was observed."""
+    for fact in tx.facts_with_value(value_key(value)):
+        if fact.status != PENDING or fact.relation != UNKNOWN:
+            continue
+        named = Triple(fact.subject, relation, fact.object, fact.statement)
+        choice = choose_named(tx, fact.subject_id, named, settings, similarity)
+        key = choice.relation if choice.decision in ("exact", "alias", "auto") else relation
+        if restated(tx.facts_for_key(fact.subject_id, key), fact.object, fact.observed_at):
+            tx.update_fact(fact.id, {"status": "archived", "relation": key})
+            continue
+        tx.update_fact(fact.id, {"status": SUPERSEDED, "relation": key, "recorded_at": now})
+        bound = tx.get_fact(fact.id)
+        if bound is not None:
+            place(tx, bound, now)
 
 
 def open_alias_review(tx: Tx, fact: Fact, choice: KeyChoice, now: datetime) -> Review:

@@ -110,6 +110,7 @@ def _current(tx: Tx, subject_id: str, as_of: datetime | None) -> list[Fact]:
             f
             for f in facts
             if f.status == PENDING
+            and f.relation != "?"  # a statement whose key is unknown answers no question
             and (f.relation not in current or f.valid_from >= current[f.relation].valid_from)
         ]
         return [*current.values(), *waiting]
