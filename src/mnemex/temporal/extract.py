@@ -116,7 +116,7 @@ _PATTERNS: list[tuple[re.Pattern[str], str | None]] = [
     (
         re.compile(
             rf"^{_SUBJ}(?:'s|’s)\s+{_REL}\s+(?:has\s+been\s+|has\s+|was\s+|is\s+|got\s+)?"
-            rf"(?:changed|switched|moved|updated|set){_FROM}\s+to\s+{_VAL}$"
+            rf"(?:changed|switched|moved|updated|set)(?:\s+over)?{_FROM}\s+to\s+{_VAL}$"
         ),
         None,
     ),
@@ -233,6 +233,8 @@ _VALUE_STOP = frozenset("it that this them him her something anything nothing on
 _RELATION_STOP = frozenset(
     "name thing idea point problem question reason over back on it them that this".split()
 )
+# Words a relation name never starts with ("went from Oslo to Rome" names no key "from_oslo").
+_NOT_KEY = frozenset("from to over back on in at with for into".split())
 # Time words that creep into a relation phrase ("favourite editor these days") or lead it.
 _RELATION_TIME = re.compile(
     r"\b(?:these days|nowadays|now|currently|at the moment|lately|right now|today)\b|"
@@ -477,7 +479,8 @@ def _negation(sentence: str, statement: str, correction: bool) -> Triple | None:
 
 def _relation(text: str) -> str | None:
     relation = normalize_relation(_RELATION_TIME.sub(" ", text.strip()))
-    if not relation or relation in _RELATION_STOP or len(relation.split("_")) > 4:
+    parts = relation.split("_")
+    if not relation or relation in _RELATION_STOP or len(parts) > 4 or parts[0] in _NOT_KEY:
         return None
     return relation
 

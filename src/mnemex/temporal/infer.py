@@ -94,8 +94,10 @@ def choose_named(
             return KeyChoice(holder, "auto", fit, original=relation)
     if score >= settings.relation_auto_threshold:
         return KeyChoice(candidates[best], "auto", score, original=relation)
-    if score >= settings.relation_review_threshold:
+    if score >= settings.relation_review_threshold and candidates[best] in own:
         return KeyChoice(candidates[best], "review", score, original=relation)
+    # Below the auto threshold a name only another subject uses is no reason to hold a fact
+    # back: nothing of this subject would be superseded, so it starts a key of its own.
     return KeyChoice(relation, "new", 1.0 - score)
 
 
