@@ -93,7 +93,7 @@ def read(tx: Tx, clause: str, statement: str) -> Triple | None:
     subject_id = subjects[max(before)] if before else subjects[min(subjects)]
     words = query_words(clause)
     mentioned = [
-        r for r in tx.fact_relations(RELATIONS_CONSIDERED) if relation_match(r, words) == 1
+        r for r in tx.fact_relations(RELATIONS_CONSIDERED) if relation_match(r, words) >= 1
     ]
     known = {span.start: _value_relations(tx, span) for span in values}
     relation = _relation(mentioned, known, values)

@@ -77,19 +77,23 @@ def choose_named(
             return KeyChoice(relation, "new", 1.0)
         return KeyChoice(target, "alias", 1.0, original=relation)
     # The store's common keys are candidates too, so one subject's "home city" can join the
-    # "city" everyone else has instead of starting a synonym key.
+    # "city" everyone else has instead of starting a synonym key; but a close key of the
+    # subject's own always comes first (it is the value a new statement may supersede).
     shared = [r for r in tx.fact_relations(SHARED_KEYS) if r not in own]
-    candidates = own + shared
+    own_scores = similarity.relations(relation, own) if own else []
+    if own and max(own_scores) >= settings.relation_review_threshold:
+        candidates, scores = own, own_scores
+    else:
+        candidates, scores = own + shared, own_scores + similarity.relations(relation, shared)
     if not candidates:
         return KeyChoice(relation, "new", 1.0)
-    scores = similarity.relations(relation, candidates)
     best = max(range(len(candidates)), key=lambda i: scores[i])
     score = scores[best]
     holder = _holding(own_facts, triple.previous)
     if holder is not None:
         # "Alice's city changed from Toronto to Lisbon" and her home_city holds Toronto: the
         # replaced value names the key, the relation name only has to be plausible.
-        fit = scores[candidates.index(holder)]
+        fit = own_scores[own.index(holder)]
         if fit >= settings.relation_review_threshold:
             return KeyChoice(holder, "auto", fit, original=relation)
     if score >= settings.relation_auto_threshold:

@@ -37,6 +37,7 @@ CUES: dict[str, frozenset[str]] = {
     "run": frozenset("host hosted machine server node deployed box".split()),  # runs_on
 }
 MIN_MATCH = 0.5  # share of a relation's core words the query must contain
+HEAD_BONUS = 0.01  # breaks ties only
 MAX_SUBJECTS = 4
 MAX_NEIGHBOURS = 20
 SECOND_HOP = 0.8  # a fact found through another entity ranks just below a direct answer
@@ -73,7 +74,10 @@ def relation_match(relation: str, words: set[str]) -> float:
     parts = [stem(w) for w in core(expanded(relation)) if w not in STOPWORDS] or [relation]
     direct = sum(1 for part in parts if _present(part, words)) / len(parts)
     cue = 0.75 if words & CUES.get(parts[-1], frozenset()) else 0.0
-    return max(direct, cue)
+    # Of two relations matching as much, the one whose head noun the query names is asked for:
+    # "which language does Amara code in" is her main_programming_language, not her code_editor.
+    head = HEAD_BONUS if _present(parts[-1], words) else 0.0
+    return max(direct, cue) + head
 
 
 def mentioned(tx: Tx, text: str) -> list[str]:
