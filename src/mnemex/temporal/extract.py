@@ -29,6 +29,7 @@ class Triple:
     negated: bool = False
     previous: str | None = None  # "switched from Vim to Helix": the value it replaces
     hint: str | None = None  # the key a verb suggests when nothing better is known
+    implied: bool = False  # the relation comes from the verb ("codes in"), not a named key
     confidence: float = 0.9
 
 
@@ -108,7 +109,7 @@ _USE = (
     r"go with|goes with|going with|stick with|sticks with|stuck with|"
     r"went back to|goes back to|is back with|returned to|came back to|"
     r"chose|has chosen|settled on|is on|am on|runs|is running|works with|writes in"
-    r"|swears by|is back to|am back to|is back on|am back on|has returned to|has|have)"
+    r"|swears by|is back to|am back to|is back on|am back on|has returned to)"
 )
 _PATTERNS: list[tuple[re.Pattern[str], str | None]] = [
     # "Alice's editor is Vim", "Alice's main db has changed from MySQL to Postgres"
@@ -171,6 +172,10 @@ _PATTERNS: list[tuple[re.Pattern[str], str | None]] = [
     (re.compile(rf"^{_SUBJ}{_NOW}\s+{_SWITCH}{_FROM}\s+(?:to|over\s+to)\s+{_VAL}$"), "?switch"),
     (re.compile(rf"^{_SUBJ}{_NOW}\s+(?:has\s+)?relocated{_FROM}\s+to\s+{_VAL}$"), "city"),
     (re.compile(rf"^{_SUBJ}{_NOW}\s+{_USE}\s+{_VAL}$"), "?use"),
+    (  # "Bob has Emacs as his editor": "has" only with the key named
+        re.compile(rf"^{_SUBJ}{_NOW}\s+(?:has|have)\s+{_VAL}\s+as\s+(?:{_PRON}\s+)?{_REL}$"),
+        None,
+    ),
     (
         re.compile(
             rf"^{_SUBJ}{_NOW}\s+(?:has\s+)?(?:gave up|given up|ditched|dropped|left|traded|swapped|"
@@ -213,7 +218,8 @@ _PRONOUN_OWNER = re.compile(r"^(?:his|her|their)\s+", re.IGNORECASE)
 # another ("decided to go with", "will use"): dropped before the patterns read a clause.
 _ADVERBS = re.compile(
     r"\s+(?:now|currently|still|also|just|finally|officially|recently|mostly|mainly|primarily"
-    r"|actually|really|already|lately|usually|generally|basically|happily|reluctantly)(?=\s)",
+    r"|actually|really|already|lately|usually|generally|basically|happily|reluctantly|fully"
+    r"|completely|totally|entirely|permanently|quietly|eventually)(?=\s)",
     re.IGNORECASE,
 )
 _FRAMES = re.compile(
@@ -435,7 +441,9 @@ def _triple(
         if not value:
             return None
     verb_hint = None
+    implied = False
     if hint is not None and not hint.startswith("?"):
+        implied = relation is None
         relation = relation or hint
     elif hint == "?switch":
         relocated = re.search(r"\bmoved(?!\s+on\b)", match.group(0)) is not None
@@ -450,6 +458,7 @@ def _triple(
         correction=correction,
         previous=prev,
         hint=verb_hint,
+        implied=implied,
         confidence=0.9 if relation else 0.7,
     )
 

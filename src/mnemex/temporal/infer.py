@@ -148,6 +148,12 @@ def choose(
     """(subject id if the subject is known, the key choice) for one extracted triple."""
     found = tx.find_entity(triple.subject)
     subject_id = None if found is None else found.id
+    if triple.implied and triple.relation is not None:
+        # A verb's key ("codes in" -> language) yields to what the ledger knows of the value:
+        # "Amara writes code in Sublime Text" is about her editor.
+        known = choose_for_value(tx, subject_id, dataclasses.replace(triple, hint=None))
+        if known.relation is not None and known.relation != triple.relation:
+            triple = dataclasses.replace(triple, relation=None, hint=None)
     if triple.relation is None:
         choice = choose_for_value(tx, subject_id, triple)
         if choice.relation is None or subject_id is None:
