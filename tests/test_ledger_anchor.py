@@ -41,6 +41,7 @@ def test_a_known_subject_and_value_change_the_key(
         "Carol keeps using Vim",  # the value she holds: nothing changes
         "Someone mentioned Emacs at lunch.",  # no known subject
         "Looks like Carol fixed the build",  # no known value, no relation named
+        "Carol and Dave argued about Emacs",  # two known subjects: whose editor?
     ],
 )
 def test_no_change_without_a_stated_new_value(known: MemoryStore, text: str) -> None:

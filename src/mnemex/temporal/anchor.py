@@ -86,8 +86,8 @@ def read(tx: Tx, clause: str, statement: str) -> Triple | None:
     if _TENTATIVE.search(clause):
         return None
     subjects, values = _subjects(tx, spans(clause))
-    if not subjects or not values:
-        return None
+    if len(set(subjects.values())) != 1 or not values:
+        return None  # no known subject, or several: whose value it is cannot be told
     first = min(values, key=lambda s: s.start)
     before = [start for start in subjects if start < first.start]
     subject_id = subjects[max(before)] if before else subjects[min(subjects)]
