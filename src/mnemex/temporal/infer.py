@@ -4,7 +4,8 @@ A named relation ("main db") joins an existing key of the same subject ("primary
 automatically above `relation_auto_threshold`, goes to the review queue between that and
 `relation_review_threshold`, and starts a key of its own below. A verb that names no key
 ("Alice switched to Neovim") takes the key whose value it replaces, or the key its value already
-belongs to (for this subject or another), or the best-fitting key by embeddings.
+belongs to (for this subject or another); with neither, the statement waits for its value to
+become known (temporal/ingest.py binds it then).
 """
 
 from __future__ import annotations

@@ -29,8 +29,9 @@ from mnemex.temporal.relations import core, expanded, singular
 
 _TOKEN = re.compile(r"[A-Za-z0-9][\w\-.]*[A-Za-z0-9]|[A-Za-z0-9]")
 _FIRST_PERSON = frozenset({"i", "my", "me", "mine", "myself"})
-# Query words that point at a few very common keys without naming them (lexical cues; the
-# embedding model covers the rest). "where does Alice live" asks for a place, not a word "city".
+# Query words that point at a few very common keys without naming them (lexical cues only: a
+# question that names neither the relation nor a cue falls back to plain retrieval).
+# "where does Alice live" asks for a place, not the word "city".
 CUES: dict[str, frozenset[str]] = {
     "city": frozenset("live lives living based reside resides located town where hometown".split()),
     "employer": frozenset("work works working company employ employed job".split()),
