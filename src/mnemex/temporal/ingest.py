@@ -24,6 +24,7 @@ from mnemex.temporal.ledger import Claim, Outcome, place, record, restated, retr
 from mnemex.temporal.relations import normalize_relation
 from mnemex.temporal.similarity import Similarity
 
+ANCHORED_CLAUSES = 50  # a long document: only its first clauses are read off the ledger (cost)
 UNKNOWN = "?"  # the relation of a kept statement whose key is not known yet (never a name)
 
 
@@ -79,7 +80,8 @@ def prepare(
     else:
         return Plan()
     plan = Plan(entities=list(extraction.entities))
-    anchored = [anchor.read(tx, clause, statement) for clause, statement in extraction.unread]
+    unread = extraction.unread[:ANCHORED_CLAUSES]
+    anchored = [anchor.read(tx, clause, statement) for clause, statement in unread]
     for triple in [*extraction.triples, *(t for t in anchored if t is not None)]:
         choice = choose(tx, triple, settings, similarity)[1]
         if choice.relation is None and not triple.negated:
