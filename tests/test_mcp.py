@@ -77,7 +77,7 @@ async def test_save_search_open_and_use_a_memory(server: Any) -> None:
             tags=["tools"],
             entities=["Alice"],
         )
-        assert saved["action"] == "created" and saved["entities"] == ["Alice"]
+        assert saved["action"] == "created" and saved["entities"][0] == "Alice"
         again = await ok(client, "save_memory", content="Alice switched to Neovim")
         assert again["action"] == "duplicate" and again["duplicate_of"] == saved["id"]
         found = await ok(client, "search_memory", query="which editor does alice use neovim")
