@@ -79,6 +79,13 @@ class Settings:
     dedup_merge: float = 0.9
     dedup_review: float = 0.85
 
+    # Fact ledger (temporal/). Relation-name mapping thresholds: calibrated on the labelled pairs
+    # of eval/relation_pairs.py (`mnemex eval relations`, figures in the README).
+    ledger_extract: bool = True  # unkeyed saves extract (subject, relation, value) statements
+    ledger_search: bool = True  # search puts the memory stating an asked-for key's value first
+    relation_auto_threshold: float = 0.78  # map onto an existing key without asking
+    relation_review_threshold: float = 0.67  # ...or ask in the review queue; below: a new key
+
     # Limits on input (InvalidInputError names the field and the limit).
     max_content_chars: int = 50_000
     max_tags: int = 32
@@ -172,4 +179,10 @@ def _validated(settings: Settings) -> Settings:
         raise InvalidInputError("analysis_context_turns", "must be at least 1", limit=1)
     if not 0 <= settings.review_blend <= 0.5:
         raise InvalidInputError("review_blend", "must be within [0, 0.5]", limit=0.5)
+    if not 0 <= settings.relation_review_threshold <= settings.relation_auto_threshold <= 1:
+        raise InvalidInputError(
+            "relation_review_threshold",
+            "must be within [0, relation_auto_threshold] (and that within [0, 1])",
+            limit=settings.relation_auto_threshold,
+        )
     return settings

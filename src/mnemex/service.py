@@ -16,6 +16,7 @@ from mnemex.analysis.analyze import Analyzer, EmbedFn
 from mnemex.clock import MICROS_PER_DAY, Clock, parse_time, system_clock, to_micros
 from mnemex.config import Settings
 from mnemex.errors import InvalidInputError, NotFoundError
+from mnemex.graph import upsert
 from mnemex.graph.neighbourhood import neighbourhood
 from mnemex.lifecycle import gc as gc_mod
 from mnemex.lifecycle import promote as promote_mod
@@ -28,6 +29,7 @@ from mnemex.models import (
     Cluster,
     ConsolidateResult,
     Entity,
+    Fact,
     GcReport,
     Graph,
     Memory,
@@ -35,6 +37,7 @@ from mnemex.models import (
     PromoteReport,
     Recall,
     Relation,
+    Review,
     SaveResult,
     ScoredMemory,
     SearchHit,
@@ -46,7 +49,12 @@ from mnemex.retrieval.search import SearchRequest, run_search
 from mnemex.retrieval.vector import VectorIndex
 from mnemex.store import jsonl
 from mnemex.store.base import Backend, MemoryFilter, Tx
+from mnemex.store.tokens import TokenRegistry
+from mnemex.temporal import ingest, reads
+from mnemex.temporal import review as review_mod
 from mnemex.temporal.decay import MAX_STRENGTH, Decay
+from mnemex.temporal.similarity import Similarity
+from mnemex.temporal.similarity import for_embedder as similarity_for
 
 _SAVE_FIELDS = frozenset(
     {
@@ -100,6 +108,7 @@ class Engine:
         self.decay = Decay.from_settings(settings)
         self.term_stats = lexical.TermStats()
         self.lock = threading.RLock()
+        self.tokens = TokenRegistry(backend, clock)
         self._vectors: dict[str, VectorIndex] = {}
         load_embedder(settings.embed_model)  # an unknown model name fails here, at open
         self.analyzer = Analyzer(settings, self._analysis_embed)
@@ -178,6 +187,11 @@ class MemoryStore:
     def now(self) -> datetime:
         """The store's clock (injectable for tests and simulations)."""
         return self.engine.clock()
+
+    @property
+    def tokens(self) -> TokenRegistry:
+        """The store's API tokens (cross-tenant: for servers and admin commands only)."""
+        return self.engine.tokens
 
     def for_tenant(self, tenant: str) -> MemoryStore:
         """A view of the same store for another tenant; closing it leaves the store open."""
@@ -262,6 +276,16 @@ class MemoryStore:
                 duplicate_of=existing.id,
                 enrichment=draft.enrichment,
             )
+        observed = draft.observed_at or now
+        key = None
+        if draft.subject is not None and draft.relation is not None and draft.value is not None:
+            key = (draft.subject, draft.relation, draft.value)
+        plan = ingest.prepare(tx, draft.content, key, observed, self.settings, self._similarity())
+        if plan.restates is not None:
+            return self._restated(tx, plan.restates, now)
+        known = {name.casefold() for name in draft.entities}
+        extra = [name for name in plan.entities if name.casefold() not in known]
+        draft.entities = (draft.entities + extra)[: self.settings.max_entities]
         memory = Memory(
             id=new_id("mem"),
             tenant=self.tenant,
@@ -294,8 +318,36 @@ class MemoryStore:
         if duplicates:
             result.action = "duplicate"
             result.duplicate_of = duplicates[0]
-        result.enrichment = draft.enrichment
+        outcomes = ingest.apply(
+            tx, plan, memory.id, observed, now, self.settings, self._similarity()
+        )
+        result.facts = [o.fact for o in outcomes if o.fact is not None]
+        replaced = [f.memory_id for o in outcomes for f in o.superseded if f.memory_id]
+        result.superseded = [m for m in dict.fromkeys(replaced) if m != memory.id]
+        if result.superseded:
+            result.action = "superseded"
+        result.enrichment = {**draft.enrichment, **ingest.enrichment(plan, outcomes)}
+        if extra:  # names the ledger found, beside those analysis filled in
+            filled = result.enrichment.get("entities", [])
+            result.enrichment["entities"] = list(dict.fromkeys([*filled, *extra]))
         return result
+
+    def _restated(self, tx: Tx, fact: Fact, now: datetime) -> SaveResult:
+        """A save that only repeats a current value: no new memory; the one stating it is used."""
+        memory = self._require(tx, str(fact.memory_id))
+        tx.update_memory(memory.id, {"use_count": memory.use_count + 1, "last_used": now})
+        tx.log_event("restate", to_micros(now), memory.id, {"fact_id": fact.id})
+        memory = self._require(tx, memory.id)
+        return SaveResult(
+            id=memory.id,
+            memory=self._scored(memory, to_micros(now)),
+            action="unchanged",
+            facts=[fact],
+        )
+
+    def _similarity(self) -> Similarity:
+        """How relation names are compared (embeddings when a model is configured)."""
+        return similarity_for(self.engine.embedder)
 
     def _store_vector(
         self, tx: Tx, memory_id: str, content_hash: str, vector: bytes | None
@@ -606,6 +658,95 @@ class MemoryStore:
                 tx.record_usage([hit.memory.id for hit in hits], used=False, at=now_us)
                 tx.log_event("recall", now_us, None, {"ids": [hit.memory.id for hit in hits]})
         return Recall(hits=hits, block=recall_block(hits))
+
+    def memories(
+        self,
+        *,
+        limit: int = 50,
+        offset: int = 0,
+        status: str | Sequence[str] | None = None,
+        tags: Sequence[str] | None = None,
+    ) -> list[Memory]:
+        """Memories, most recently used first, a page at a time (a listing, not a search)."""
+        limit = limits.check_k(limit, self.settings, "limit")
+        if isinstance(offset, bool) or not isinstance(offset, int) or not 0 <= offset <= 100_000:
+            raise InvalidInputError(
+                "offset", "must be an integer within [0, 100000]", limit=100_000
+            )
+        flt = MemoryFilter(
+            statuses=_statuses(status), tags=tuple(limits.check_tags(tags, self.settings))
+        )
+        with self._read() as tx:
+            ids = tx.recent_ids(offset + limit, flt)[offset:]
+            found = tx.get_memories(ids)
+        now_us = to_micros(self.now())
+        return [self._scored(found[memory_id], now_us) for memory_id in ids if memory_id in found]
+
+    def upsert_entities(
+        self,
+        entities: Sequence[dict[str, Any]],
+        relationships: Sequence[dict[str, Any]] | None = None,
+    ) -> upsert.EntityUpsert:
+        """Create or update up to 100 entities and relations between them as given: no analysis."""
+        checked, relations = upsert.check_batch(entities, relationships, self.settings)
+        now = self.now()
+        with self._write() as tx:
+            report = upsert.apply(tx, checked, relations, now, self.tenant)
+            tx.log_event(
+                "upsert_entities",
+                to_micros(now),
+                None,
+                {"entities": len(checked), "relations": len(relations)},
+            )
+        return report
+
+    # -- the fact ledger ----------------------------------------------------------------------
+
+    def facts(
+        self,
+        subject: str | None = None,
+        relation: str | None = None,
+        *,
+        as_of: datetime | str | None = None,
+        include_history: bool = False,
+    ) -> list[Fact]:
+        """Current facts (one per key); `as_of`: what held then, as known then; history too."""
+        limits.check_optional_text(subject, "subject", 200)
+        limits.check_optional_text(relation, "relation", 200)
+        moment = None if as_of is None else parse_time(as_of, "as_of")
+        with self._read() as tx:
+            return reads.facts(tx, subject, relation, moment, bool(include_history))
+
+    def keys(self, subject: str | None = None) -> list[Fact]:
+        """The current fact of every key (of one subject, or all)."""
+        return self.facts(subject)
+
+    def timeline(self, subject: str) -> list[Fact]:
+        """Every fact of a subject, in time order (superseded and pending ones too)."""
+        limits.check_text(subject, "subject", 200)
+        with self._read() as tx:
+            return reads.timeline(tx, subject)
+
+    def profile(self, *, limit: int = 20) -> list[Fact]:
+        """Current, dated facts for the start of a session: the user first, capped at `limit`."""
+        limits.check_k(limit, self.settings, "limit")
+        with self._read() as tx:
+            return reads.profile(tx, limit)
+
+    def reviews(self, *, status: str | None = "open", limit: int = 50) -> list[Review]:
+        """Decisions waiting for a person (or resolved ones), oldest first."""
+        if status not in (None, "open", "approved", "rejected"):
+            raise InvalidInputError("status", "must be open, approved, rejected or None")
+        limits.check_k(limit, self.settings, "limit")
+        with self._read() as tx:
+            return tx.list_reviews(status, limit)
+
+    def resolve_review(self, review_id: str, decision: str, *, note: str | None = None) -> Review:
+        """Approve (adopt the proposed key) or reject (restore the fact as its own key)."""
+        limits.check_text(review_id, "id", 100)
+        limits.check_optional_text(note, "note", 2_000)
+        with self._write() as tx:
+            return review_mod.resolve(tx, review_id, decision, note, self.now())
 
     def entities(self, *, limit: int = 100, offset: int = 0) -> list[Entity]:
         """Known entities, alphabetically, a page at a time."""

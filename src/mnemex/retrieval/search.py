@@ -15,6 +15,7 @@ from mnemex.models import ChannelScore, SearchHit
 from mnemex.retrieval import lexical
 from mnemex.retrieval.fuse import rrf
 from mnemex.store.base import MemoryFilter, Tx
+from mnemex.temporal import lookup as ledger
 from mnemex.temporal.decay import Decay
 
 if TYPE_CHECKING:
@@ -131,6 +132,16 @@ def run_search(
     vector_hits = vector_channel(store, tx, request.text, flt, pool)
     channels = {"bm25": lexical_hits, "vector": vector_hits}
     fused_scores = rrf(channels, {"bm25": 1.0, "vector": 1.0})
+    fused_scores = dict(
+        ledger.adjust(
+            tx,
+            request.text,
+            list(fused_scores.items()),
+            flt,
+            request.as_of,
+            answer=settings.ledger_search,
+        )
+    )
     if not fused_scores:
         return []
     ids = list(fused_scores)
@@ -158,6 +169,8 @@ def run_search(
                 memory=memory, score=float(fused[index]), channels=explained.get(ids[index], {})
             )
         )
+    if request.include_history and request.as_of is None:
+        hits = ledger.order(tx, hits)  # history on request, but never above the current value
     return hits
 
 

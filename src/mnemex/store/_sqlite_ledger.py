@@ -29,8 +29,9 @@ _FACT_UPDATABLE = {
     "confidence",
     "memory_id",
     "temporal_form",
+    "recorded_at",
 }
-_FACT_TIMES = {"valid_from", "valid_to"}
+_FACT_TIMES = {"valid_from", "valid_to", "recorded_at"}
 
 
 def fact_from_row(row: Sequence[Any]) -> Fact:
@@ -150,6 +151,50 @@ class LedgerRows:
         ).fetchall()
         return [fact_from_row(row) for row in rows]
 
+    def set_retraction(self, fact_id: str, ended: int, recorded: int) -> None:
+        """Remember that a fact's value was retracted: when it ended and when that was recorded."""
+        self._writable()
+        self.conn.execute(
+            "UPDATE facts SET meta = json_set(meta, '$.retracted', json_array(?, ?)) "
+            "WHERE tenant = ? AND id = ?",
+            (ended, recorded, self.tenant, fact_id),
+        )
+
+    def retractions(self, fact_ids: Sequence[str]) -> dict[str, tuple[int, int]]:
+        """(ended, recorded) in microseconds for the retracted facts among `fact_ids`."""
+        found: dict[str, tuple[int, int]] = {}
+        unique = list(dict.fromkeys(fact_ids))
+        for start in range(0, len(unique), 500):
+            chunk = unique[start : start + 500]
+            rows = self.conn.execute(
+                "SELECT id, json_extract(meta, '$.retracted') FROM facts WHERE +tenant = ? "
+                f"AND id IN ({','.join('?' * len(chunk))}) "
+                "AND json_extract(meta, '$.retracted') IS NOT NULL",
+                (self.tenant, *chunk),
+            ).fetchall()
+            for fact_id, pair in rows:
+                ended, recorded = json.loads(pair)
+                found[fact_id] = (int(ended), int(recorded))
+        return found
+
+    def fact_relations(self, limit: int) -> list[str]:
+        """The relations of history facts, most used first."""
+        rows = self.conn.execute(
+            "SELECT relation FROM facts WHERE tenant = ? AND status IN ('active', 'superseded') "
+            "GROUP BY relation ORDER BY count(*) DESC, relation LIMIT ?",
+            (self.tenant, limit),
+        ).fetchall()
+        return [row[0] for row in rows]
+
+    def facts_with_value(self, value_key: str) -> list[Fact]:
+        """Facts (any subject, any status) whose object folds to `value_key` (see value_key())."""
+        rows = self.conn.execute(
+            f"SELECT {FACT_COLUMNS} FROM facts WHERE tenant = ? AND lower(trim(object)) = ? "
+            "ORDER BY seq LIMIT 1000",
+            (self.tenant, value_key),
+        ).fetchall()
+        return [fact_from_row(row) for row in rows]
+
     def facts_for_memories(self, memory_ids: Sequence[str]) -> dict[str, list[Fact]]:
         """Facts stated by each memory."""
         result: dict[str, list[Fact]] = {}
@@ -158,7 +203,7 @@ class LedgerRows:
             chunk = unique[start : start + 500]
             rows = self.conn.execute(
                 f"SELECT {FACT_COLUMNS} FROM facts WHERE +tenant = ? "
-                f"AND memory_id IN ({','.join('?' * len(chunk))})",
+                f"AND memory_id IN ({','.join('?' * len(chunk))}) ORDER BY seq",
                 (self.tenant, *chunk),
             ).fetchall()
             for row in rows:

@@ -24,6 +24,7 @@ from mnemex.store._sqlite_aux import AuxRows
 from mnemex.store._sqlite_graph import GraphRows
 from mnemex.store._sqlite_ledger import LedgerRows
 from mnemex.store._sqlite_memories import MemoryRows
+from mnemex.store._sqlite_tokens import TokenTable
 
 
 class SqliteTx(MemoryRows, GraphRows, LedgerRows, AuxRows):
@@ -44,7 +45,7 @@ def _is_busy(exc: BaseException) -> bool:
     return "locked" in text or "busy" in text
 
 
-class SqliteBackend:
+class SqliteBackend(TokenTable):
     """A SQLite store; safe to share between threads and with other processes on the same file."""
 
     def __init__(self, location: str, *, busy_timeout_ms: int = 30_000) -> None:

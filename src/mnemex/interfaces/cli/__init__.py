@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from mnemex.interfaces.cli import bench, data, lifecycle, memories, server
+from mnemex.interfaces.cli import bench, data, hooks, lifecycle, memories, server, tokens
 from mnemex.interfaces.cli._app import app
 
 __all__ = ["app", "main"]
-_COMMAND_MODULES = (bench, data, lifecycle, memories, server)
+_COMMAND_MODULES = (bench, data, hooks, lifecycle, memories, server, tokens)
 
 
 def main() -> None:

@@ -82,8 +82,10 @@ def fail(exc: MnemexError, as_json: bool) -> None:
 JSON_OPTION = typer.Option(False, "--json", help="Print JSON instead of a table.")
 
 
-def command(*names: str, **kwargs: Any) -> Callable[[Callable[..., None]], Callable[..., None]]:
-    """Register a command whose MnemexErrors all go through `fail` (the one error mapping)."""
+def command(
+    *names: str, on: typer.Typer | None = None, **kwargs: Any
+) -> Callable[[Callable[..., None]], Callable[..., None]]:
+    """Register a command (on `app`, or the sub-app `on`) whose MnemexErrors go through `fail`."""
 
     def register(func: Callable[..., None]) -> Callable[..., None]:
         @functools.wraps(func)
@@ -93,7 +95,7 @@ def command(*names: str, **kwargs: Any) -> Callable[[Callable[..., None]], Calla
             except MnemexError as exc:
                 fail(exc, bool(inner.get("as_json", False)))
 
-        app.command(*names, **kwargs)(wrapper)
+        (on or app).command(*names, **kwargs)(wrapper)
         return wrapper
 
     return register

@@ -43,6 +43,59 @@ def bench_core(
     emit(rows, as_json, lambda r: rows_table(r, "mnemex bench core"))
 
 
+@bench_app.command("http")
+def bench_http(
+    size: int = typer.Option(10_000, help="Memories in the served store."),
+    queries: int = typer.Option(300, help="Sequential searches for the latency figures."),
+    clients: int = typer.Option(8, help="Concurrent clients for the throughput figure."),
+    seconds: float = typer.Option(5.0, help="How long the concurrent clients run."),
+    as_json: bool = JSON_OPTION,
+) -> None:
+    """POST /v1/search p50/p95 over HTTP and requests/s with concurrent clients."""
+    from mnemex.eval import bench_http as bench
+
+    rows = bench.run(size, queries=queries, clients=clients, seconds=seconds)
+    emit(rows, as_json, lambda r: rows_table(r, "mnemex bench http"))
+
+
+@eval_app.command("ledger")
+def eval_ledger(
+    seed: int = typer.Option(11, help="First seed of the generated world."),
+    seeds: int = typer.Option(1, help="How many seeds (seed, seed+1, ...): the spread."),
+    keys: int = typer.Option(90, help="Changing (person, relation) keys."),
+    embed_model: str | None = typer.Option(
+        None, help="Embedding model of the stores ('none': lexical only); default: settings."
+    ),
+    as_json: bool = JSON_OPTION,
+) -> None:
+    """Current vs stale facts after changes: current@1, stale@1, static and two-hop recall@5."""
+    import tempfile
+    from pathlib import Path
+
+    from mnemex.eval import ledger
+
+    with tempfile.TemporaryDirectory() as folder:
+        result = ledger.run(list(range(seed, seed + seeds)), keys, Path(folder), embed_model)
+    emit(result, as_json, lambda r: rows_table(r, "mnemex eval ledger"))
+
+
+@eval_app.command("relations")
+def eval_relations(
+    embed_model: str = typer.Option(
+        "both", help="'none' (lexical cues), a model name, or 'both' (none and the default)."
+    ),
+    as_json: bool = JSON_OPTION,
+) -> None:
+    """Calibrate the relation-mapping thresholds on the labelled pairs (fit half / held-out)."""
+    from mnemex.config import Settings
+    from mnemex.eval import relations
+
+    default = Settings.load().embed_model
+    names = ["none", default] if embed_model == "both" else [embed_model]
+    result = [row for name in dict.fromkeys(names) for row in relations.run_model(name)]
+    emit(result, as_json, lambda r: rows_table(r, "mnemex eval relations"))
+
+
 @eval_app.command("activation")
 def eval_activation(
     embed_model: str = typer.Option("minilm-int8", help='Embedding model, or "none".'),

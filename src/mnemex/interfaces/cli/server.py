@@ -4,38 +4,53 @@ from __future__ import annotations
 
 import typer
 
-from mnemex.interfaces.cli._app import OPTIONS, command, console
+from mnemex.errors import InvalidInputError
+from mnemex.interfaces.cli._app import command, err_console, open_store
 
 
 @command("serve")
 def serve(
-    host: str = typer.Option("127.0.0.1", help="Address to bind."),
+    host: str = typer.Option("127.0.0.1", help="Address to bind (non-loopback needs tokens)."),
     port: int = typer.Option(8765, help="Port to listen on."),
+    require_token: bool = typer.Option(
+        False, "--require-token", help="Refuse requests without a valid token, even on loopback."
+    ),
+    max_body: int = typer.Option(4 * 1024 * 1024, help="Largest request body in bytes."),
 ) -> None:
-    """Serve the store over HTTP (a health endpoint until the REST API and MCP land)."""
+    """Serve the REST API at /v1 and MCP (streamable HTTP) at /mcp in one process."""
     import uvicorn
-    from starlette.applications import Starlette
-    from starlette.requests import Request
-    from starlette.responses import JSONResponse
-    from starlette.routing import Route
 
-    import mnemex
+    from mnemex.interfaces.http import create_app, is_loopback
 
-    store = mnemex.open(OPTIONS.db, tenant=OPTIONS.tenant)
-
-    async def health(request: Request) -> JSONResponse:
-        del request
-        return JSONResponse({"status": "ok", "store": store.backend.info()})
-
-    app = Starlette(routes=[Route("/health", health)])
-    console.print(f"mnemex serving {store.backend.location} on http://{host}:{port}")
-    try:
-        uvicorn.run(app, host=host, port=port, log_level="warning")
-    finally:
-        store.close()
+    with open_store() as store:  # the app closes it on shutdown; closing twice is harmless
+        public = not is_loopback(host)
+        if public and not store.tokens.active():
+            raise InvalidInputError(
+                "host",
+                f"{host} is reachable from other machines and no token exists: "
+                "create one with `mnemex token create --tenant NAME` first",
+            )
+        app = create_app(
+            store,
+            require_token=public or require_token,
+            max_body=max_body,
+            host=host,
+            owns_store=True,
+        )
+        mode = "required" if public or require_token else "optional"
+        err_console.print(
+            f"mnemex serving {store.backend.location} on http://{host}:{port} "
+            f"(REST /v1, MCP /mcp, tokens {mode}); Ctrl-C stops",
+            highlight=False,
+        )
+        uvicorn.run(app, host=host, port=port, log_level="warning", timeout_graceful_shutdown=5)
 
 
 @command("mcp")
 def mcp() -> None:
-    """Speak MCP over stdio (for Claude Desktop and Claude Code)."""
-    raise typer.BadParameter("the MCP server is not part of this build yet")
+    """Speak MCP over stdio (Claude Desktop, Claude Code); the tenant is --tenant's."""
+    from mnemex.interfaces.mcp import build_server
+
+    with open_store() as store:
+        server = build_server(store)
+        server.run("stdio")

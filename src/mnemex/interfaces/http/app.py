@@ -1,0 +1,115 @@
+"""The ASGI application: REST routes, MCP over streamable HTTP at /mcp, auth and one error shape."""
+
+from __future__ import annotations
+
+import contextlib
+import ipaddress
+import sys
+from collections.abc import AsyncIterator
+from typing import Any
+
+from starlette.applications import Starlette
+from starlette.concurrency import run_in_threadpool
+from starlette.middleware import Middleware
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+from starlette.routing import BaseRoute, Route
+
+from mnemex import __version__
+from mnemex.interfaces.http.auth import BearerAuth
+from mnemex.interfaces.http.endpoint import DEFAULT_MAX_BODY, to_route
+from mnemex.interfaces.http.errors import EXCEPTION_HANDLERS
+from mnemex.interfaces.http.openapi import document
+from mnemex.interfaces.http.routes import ENDPOINTS
+from mnemex.service import MemoryStore
+
+# Model packages the engine loads lazily; /health says which are loaded in this process.
+_MODELS = {"embeddings": "onnxruntime", "ner": "spacy"}
+
+
+def is_loopback(host: str) -> bool:
+    """Whether binding `host` keeps the server reachable from this machine only."""
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host.strip("[]")).is_loopback
+    except ValueError:
+        return False
+
+
+async def health(request: Request) -> Response:
+    """GET /health: the store answers, which models are loaded; no token needed."""
+    store: MemoryStore = request.app.state.store
+    try:
+        info: dict[str, Any] = await run_in_threadpool(store.backend.info)
+    except Exception as exc:  # a failing store is what this endpoint exists to report
+        body = {"status": "degraded", "store": {"ok": False, "error": type(exc).__name__}}
+        return JSONResponse(body, status_code=503)
+    info = {key: value for key, value in info.items() if key != "location"}
+    models = {
+        name: "loaded" if module in sys.modules else "lazy" for name, module in _MODELS.items()
+    }
+    if store.settings.embed_model == "none":
+        models["embeddings"] = "off"
+    return JSONResponse(
+        {
+            "status": "ok",
+            "version": __version__,
+            "auth": "required" if request.app.state.require_token else "optional",
+            "store": {"ok": True, **info},
+            "models": models,
+            "embed_model": store.settings.embed_model,
+        }
+    )
+
+
+async def openapi(request: Request) -> Response:
+    """GET /openapi.json."""
+    return JSONResponse(request.app.state.openapi)
+
+
+def create_app(
+    store: MemoryStore,
+    *,
+    require_token: bool = False,
+    mcp: bool = True,
+    max_body: int = DEFAULT_MAX_BODY,
+    host: str = "127.0.0.1",
+    owns_store: bool = False,
+) -> Starlette:
+    """The app for `store`: each request runs as its token's tenant (or the store's own).
+
+    `owns_store`: close the store when the server shuts down (uvicorn re-raises the signal
+    that stopped it, so code after `uvicorn.run` may never run).
+    """
+    routes: list[BaseRoute] = [Route("/health", health), Route("/openapi.json", openapi)]
+    routes += [to_route(endpoint, max_body) for endpoint in ENDPOINTS]
+    server = None
+    if mcp:
+        from mnemex.interfaces.mcp import build_server
+
+        server = build_server(store)
+        mcp_app = server.streamable_http_app(
+            stateless_http=True, json_response=True, max_request_body_size=max_body, host=host
+        )
+        routes += mcp_app.routes
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        async with contextlib.AsyncExitStack() as stack:
+            if server is not None:
+                await stack.enter_async_context(server.session_manager.run())
+            yield
+        if owns_store:  # graceful shutdown: in-flight requests are done, the file is closed
+            store.close()
+
+    app = Starlette(
+        routes=routes,
+        middleware=[Middleware(BearerAuth, store=store, required=require_token)],
+        exception_handlers=EXCEPTION_HANDLERS,
+        lifespan=lifespan,
+    )
+    app.state.store = store
+    app.state.require_token = require_token
+    app.state.openapi = document(ENDPOINTS, __version__)
+    return app

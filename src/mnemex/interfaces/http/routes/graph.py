@@ -1,0 +1,45 @@
+"""/v1/graph and /v1/entities: entity neighbourhoods and direct entity upkeep."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from mnemex.interfaces.http.endpoint import Call, Endpoint
+from mnemex.interfaces.http.schemas import EntitiesIn, EntityList, GraphQuery
+
+
+def graph(call: Call) -> Any:
+    """GET /v1/graph."""
+    query: GraphQuery = call.query
+    return call.store.graph(query.entity, depth=query.depth)
+
+
+def list_entities(call: Call) -> Any:
+    """GET /v1/entities."""
+    query: EntityList = call.query
+    found = call.store.entities(limit=query.limit, offset=query.offset)
+    more = len(found) == query.limit
+    return {"items": found, "next_offset": query.offset + query.limit if more else None}
+
+
+def upsert(call: Call) -> Any:
+    """POST /v1/entities: up to 100 entities and their relationships, as given."""
+    body: EntitiesIn = call.body
+    return call.store.upsert_entities(
+        [item.model_dump(exclude_none=True) for item in body.entities],
+        [item.model_dump(exclude_none=True) for item in body.relationships],
+    )
+
+
+ENDPOINTS = [
+    Endpoint("GET", "/v1/graph", graph, "An entity's neighbourhood", "graph", query=GraphQuery),
+    Endpoint("GET", "/v1/entities", list_entities, "List entities", "graph", query=EntityList),
+    Endpoint(
+        "POST",
+        "/v1/entities",
+        upsert,
+        "Create or update up to 100 entities and relationships (no analysis)",
+        "graph",
+        body=EntitiesIn,
+    ),
+]

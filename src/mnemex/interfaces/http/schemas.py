@@ -1,0 +1,189 @@
+"""Request bodies and query strings of the REST API, named as the Python API names them.
+
+Types and shapes are checked here (a mismatch is a 422); limits and meaning are checked by the
+store (a 400 that names the field and the limit), so no rule is written twice.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+
+class Strict(BaseModel):
+    """A request part that rejects unknown fields (a typo is an error, not a silent default)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+
+class MemoryPatch(Strict):
+    """Fields of a memory to change; fields left out keep their value."""
+
+    content: str | None = None
+    tags: list[str] | None = None
+    entities: list[str] | None = None
+    strength: float | None = None
+    source: str | None = None
+    context: str | None = None
+    meta: dict[str, Any] | None = None
+    observed_at: str | None = Field(None, description="ISO 8601 time the memory is about.")
+
+
+class MemoryIn(MemoryPatch):
+    """A memory to save: the content, optional details and an optional fact key."""
+
+    content: str
+    subject: str | None = None
+    relation: str | None = None
+    value: str | None = None
+    skip_duplicate: bool = False
+
+
+class MemoryBatch(Strict):
+    """Several memories saved in one transaction (all checked before any is written)."""
+
+    items: list[MemoryIn] = Field(max_length=1_000)
+
+
+class MemoryList(Strict):
+    """A page of memories, most recently used first."""
+
+    limit: int = 50
+    offset: int = 0
+    status: str | None = None
+    tags: list[str] | None = None
+
+
+class Forget(Strict):
+    """How to forget: soft (restorable, the default) or hard."""
+
+    hard: bool = False
+
+
+class SearchIn(Strict):
+    """A search: the parameters of `MemoryStore.search`."""
+
+    query: str
+    k: int = 10
+    tags: list[str] | None = None
+    entity: str | None = None
+    status: str | list[str] | None = None
+    window_days: float | None = None
+    as_of: str | None = None
+    include_history: bool = False
+    context: str | None = None
+    explain: bool = False
+
+
+class RecallIn(Strict):
+    """A recall: the parameters of `MemoryStore.recall`."""
+
+    prompt: str
+    k: int = 5
+    context: str | None = None
+
+
+class AnalyzeIn(Strict):
+    """A message to analyse: the parameters of `MemoryStore.analyze`."""
+
+    message: str
+    context: str | None = None
+    session_id: str | None = None
+
+
+class ProfileQuery(Strict):
+    """How many profile facts."""
+
+    limit: int = Field(20, ge=1, le=1_000)
+
+
+class FactsQuery(Strict):
+    """Which facts: a key (or part of one), a time, and whether to include superseded values."""
+
+    subject: str | None = None
+    relation: str | None = None
+    as_of: str | None = None
+    include_history: bool = False
+
+
+class TimelineQuery(Strict):
+    """Whose timeline."""
+
+    subject: str
+
+
+class GraphQuery(Strict):
+    """The neighbourhood of an entity."""
+
+    entity: str
+    depth: int = 2
+
+
+class EntityList(Strict):
+    """A page of entities, alphabetically."""
+
+    limit: int = Field(100, ge=1, le=1_000)
+    offset: int = Field(0, ge=0, le=1_000_000)
+
+
+class EntityIn(Strict):
+    """An entity to create or update (matched by name, ignoring case)."""
+
+    name: str
+    category: str | None = None
+    aliases: list[str] | None = None
+    tags: list[str] | None = None
+    summary: str | None = None
+    details: dict[str, Any] | None = None
+
+
+class RelationshipIn(Strict):
+    """A typed edge between two entities (created if new)."""
+
+    from_entity: str
+    to_entity: str
+    relation_type: str
+    strength: float | None = None
+
+
+class EntitiesIn(Strict):
+    """Up to 100 entities and their relationships, written as given (no analysis)."""
+
+    entities: list[EntityIn] = Field(default_factory=list)
+    relationships: list[RelationshipIn] = Field(default_factory=list)
+
+
+class ReviewsQuery(Strict):
+    """Which reviews."""
+
+    status: Literal["open", "approved", "rejected"] = "open"
+    limit: int = Field(50, ge=1, le=1_000)
+
+
+class ReviewDecision(Strict):
+    """A decision on a review."""
+
+    decision: Literal["approve", "reject"]
+    note: str | None = None
+
+
+class DecayRun(Strict):
+    """A decay pass: list (dry_run) or archive memories below the forget threshold."""
+
+    dry_run: bool = True
+    hard: bool = False
+
+
+class ErrorDetail(BaseModel):
+    """What went wrong: a stable code, a message naming the field, and details."""
+
+    code: str
+    message: str
+    details: dict[str, Any] = Field(default_factory=dict)
+
+
+class ErrorBody(BaseModel):
+    """The one error shape of every REST response with a 4xx or 5xx status."""
+
+    error: ErrorDetail

@@ -1,0 +1,154 @@
+"""Statements no pattern reads, read off what the ledger already knows (no grammar needed).
+
+A clause that names a known subject and either a relation the store uses ("editor") or a value the
+store has seen for a relation ("Neovim", an editor of someone) states that key: "Looks like Alice
+went all in on Neovim" changes Alice's editor, whatever the wording. Of two values of one key, the
+one the subject holds now (or the one after "from", "over", "instead of", "replaced") is the old
+value, the other the new one.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from dataclasses import dataclass
+
+from mnemex.store.base import Tx
+from mnemex.temporal.extract import Triple
+from mnemex.temporal.history import ACTIVE, LEDGER_STATUSES
+from mnemex.temporal.ledger import same_value, value_key
+from mnemex.temporal.lookup import query_words, relation_match
+
+# A name: capitalised words ("VS Code", "Arch Linux", "Argo CD") or an identifier ("host-3").
+_SPAN = re.compile(
+    r"(?<![\w-])(?:[A-Z][\w.+#\-]*|[a-z][a-z0-9]*-[\w\-]+|\d[\w.\-]*[A-Za-z][\w.\-]*)"
+    r"(?:\s+(?:[A-Z][\w.+#\-]*|\d[\w.\-]*))*(?![\w-])"
+)
+# Words just before a value that make it the value being left ("from Vim", "over Vim").
+_OLD_CUE = re.compile(
+    r"\b(?:from|over|instead\s+of|rather\s+than|replaced|swapped|dropped|ditched|quit|left|"
+    r"abandoned|no\s+longer\s+\w+|not|n't\s+\w+|stopped\s+using|than)\s+(?:\w+\s+){0,1}$",
+    re.IGNORECASE,
+)
+# Clauses that wonder, plan or ask state no current value ("Alice might try Zed").
+_TENTATIVE = re.compile(
+    r"\b(?:whether|if|maybe|perhaps|might|may|could|should|would|considering|thinking\s+about|"
+    r"wants?\s+to|plans?\s+to|planning|hopes?\s+to|tries|trying|try|asked|wonders?|unless)\b",
+    re.IGNORECASE,
+)
+ANCHORED_CONFIDENCE = 0.6  # below a pattern's 0.9: the words were not understood, only anchored
+RELATIONS_CONSIDERED = 50
+
+
+@dataclass(frozen=True, slots=True)
+class Span:
+    """A name in a clause and where it starts."""
+
+    text: str
+    start: int
+
+
+def spans(clause: str) -> list[Span]:
+    """The names of a clause, in order."""
+    return [Span(m.group(0).rstrip("."), m.start()) for m in _SPAN.finditer(clause)]
+
+
+def _subjects(tx: Tx, found: list[Span]) -> tuple[dict[int, str], list[Span]]:
+    """Spans that name a subject the ledger has facts about (start -> subject id), and the rest.
+
+    A span that starts a sentence may carry a capitalised word before the name ("Honestly
+    Carol"): its tails are tried too.
+    """
+    subjects: dict[int, str] = {}
+    rest: list[Span] = []
+    for span in found:
+        words = span.text.split()
+        for skip in range(len(words)):
+            name = " ".join(words[skip:])
+            entity = tx.find_entity(name)
+            if entity is not None and tx.facts_for_key(entity.id, None):
+                subjects[span.start + span.text.index(name)] = entity.id
+                break
+        else:
+            rest.append(span)
+    return subjects, rest
+
+
+def _value_relations(tx: Tx, span: Span) -> Counter[str]:
+    """How often each relation holds this value in the ledger (any subject)."""
+    return Counter(
+        f.relation for f in tx.facts_with_value(value_key(span.text)) if f.status in LEDGER_STATUSES
+    )
+
+
+def read(tx: Tx, clause: str, statement: str) -> Triple | None:
+    """The triple a clause states about a known subject, anchored on known relations and values."""
+    if _TENTATIVE.search(clause):
+        return None
+    subjects, values = _subjects(tx, spans(clause))
+    if len(set(subjects.values())) != 1 or not values:
+        return None  # no known subject, or several: whose value it is cannot be told
+    first = min(values, key=lambda s: s.start)
+    before = [start for start in subjects if start < first.start]
+    subject_id = subjects[max(before)] if before else subjects[min(subjects)]
+    words = query_words(clause)
+    mentioned = [
+        r for r in tx.fact_relations(RELATIONS_CONSIDERED) if relation_match(r, words) >= 1
+    ]
+    known = {span.start: _value_relations(tx, span) for span in values}
+    relation = _relation(mentioned, known, values)
+    if relation is None:
+        return None
+    subject_at = next(start for start, sid in subjects.items() if sid == subject_id)
+    # A name the ledger has never seen as a value counts only after the subject, and only when
+    # the clause names the relation ("Alice has Zed as her editor", not "Looks like Alice ..."),
+    # and only a capitalised one.
+    candidates = [
+        s
+        for s in values
+        if relation in known[s.start]
+        or (not known[s.start] and mentioned and s.start > subject_at and _capitalised(s))
+    ]
+    own = tx.facts_for_key(subject_id, None)
+    holding = [f.object for f in own if f.status == ACTIVE and f.relation == relation]
+    old = [s for s in candidates if _is_old(clause, s, holding)]
+    new = [s for s in candidates if s not in old]
+    if not new:
+        return None
+    # "Carol, who hated Vim, settled for Helix": of several new-looking values the last one is
+    # where the statement lands (the value being left comes first, or carries a cue word).
+    subject = next(f.subject for f in own)
+    return Triple(
+        subject=subject,
+        relation=relation,
+        value=new[-1].text,
+        statement=statement,
+        previous=old[0].text if old else None,
+        confidence=ANCHORED_CONFIDENCE,
+    )
+
+
+def _relation(
+    mentioned: list[str], known: dict[int, Counter[str]], values: list[Span]
+) -> str | None:
+    """The key: a relation named in the clause, else the one the clause's known values share."""
+    if mentioned:
+        return mentioned[0]
+    shared: Counter[str] = Counter()
+    for span in values:
+        shared.update(known[span.start])
+    if not shared:
+        return None
+    return shared.most_common(1)[0][0]
+
+
+def _capitalised(span: Span) -> bool:
+    """A new name, not a hyphenated word ("go-to", "all-in") the identifier pattern also takes."""
+    return any(ch.isupper() or ch.isdigit() for ch in span.text)
+
+
+def _is_old(clause: str, span: Span, holding: list[str]) -> bool:
+    """Whether a value is the one being left: held now, or right after "from", "over", ..."""
+    if any(same_value(span.text, value) for value in holding):
+        return True
+    return _OLD_CUE.search(clause[: span.start]) is not None

@@ -1,0 +1,168 @@
+"""Which key a statement writes to: its relation mapped onto the subject's keys, or inferred.
+
+A named relation ("main db") joins an existing key of the same subject ("primary_database")
+automatically above `relation_auto_threshold`, goes to the review queue between that and
+`relation_review_threshold`, and starts a key of its own below. A verb that names no key
+("Alice switched to Neovim") takes the key whose value it replaces, or the key its value already
+belongs to (for this subject or another); with neither, the statement waits for its value to
+become known (temporal/ingest.py binds it then).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections import Counter
+from dataclasses import dataclass
+from typing import Literal
+
+from mnemex.config import Settings
+from mnemex.models import Fact
+from mnemex.store.base import Tx
+from mnemex.temporal.extract import Triple
+from mnemex.temporal.history import ACTIVE, LEDGER_STATUSES
+from mnemex.temporal.ledger import same_value, value_key
+from mnemex.temporal.similarity import Similarity
+
+SHARED_KEYS = 50  # the store's most used relations that any subject's statement may join
+Decision = Literal["exact", "alias", "auto", "review", "new", "inferred", "unresolved"]
+
+
+@dataclass(frozen=True, slots=True)
+class KeyChoice:
+    """The relation a triple is written under, and how sure the engine is."""
+
+    relation: str | None
+    decision: Decision
+    confidence: float
+    original: str | None = None  # the relation as stated, when it was mapped or is under review
+
+
+def relation_names(facts: list[Fact]) -> list[str]:
+    """Distinct relations among history facts, most used first."""
+    counts = Counter(f.relation for f in facts if f.status in LEDGER_STATUSES)
+    return [name for name, _ in counts.most_common()]
+
+
+def learned_aliases(tx: Tx) -> dict[str, str | None]:
+    """Relation names a person already ruled on: the key they name, or None (a key of its own).
+
+    A ruling is about names, not people: "home city" means "city" for everyone once approved.
+    """
+    learned: dict[str, str | None] = {}
+    for status in ("approved", "rejected"):
+        for review in tx.list_reviews(status, 10_000):
+            if review.kind == "alias":
+                original = str(review.payload.get("relation"))
+                proposed = str(review.payload["proposed"])
+                learned[original] = proposed if status == "approved" else None
+    return learned
+
+
+def choose_named(
+    tx: Tx,
+    subject_id: str | None,
+    triple: Triple,
+    settings: Settings,
+    similarity: Similarity,
+) -> KeyChoice:
+    """Map a stated relation onto the subject's keys (or the store's), or keep it as a new key."""
+    relation = str(triple.relation)
+    own_facts = [] if subject_id is None else tx.facts_for_key(subject_id, None)
+    own = relation_names(own_facts)
+    if relation in own:
+        return KeyChoice(relation, "exact", 1.0)
+    learned = learned_aliases(tx)
+    if relation in learned:
+        target = learned[relation]
+        if target is None:
+            return KeyChoice(relation, "new", 1.0)
+        return KeyChoice(target, "alias", 1.0, original=relation)
+    # The store's common keys are candidates too, so one subject's "home city" can join the
+    # "city" everyone else has instead of starting a synonym key; but a close key of the
+    # subject's own always comes first (it is the value a new statement may supersede).
+    shared = [r for r in tx.fact_relations(SHARED_KEYS) if r not in own]
+    own_scores = similarity.relations(relation, own) if own else []
+    if own and max(own_scores) >= settings.relation_review_threshold:
+        candidates, scores = own, own_scores
+    else:
+        candidates, scores = own + shared, own_scores + similarity.relations(relation, shared)
+    if not candidates:
+        return KeyChoice(relation, "new", 1.0)
+    best = max(range(len(candidates)), key=lambda i: scores[i])
+    score = scores[best]
+    holder = _holding(own_facts, triple.previous)
+    if holder is not None:
+        # "Alice's city changed from Toronto to Lisbon" and her home_city holds Toronto: the
+        # replaced value names the key, the relation name only has to be plausible.
+        fit = own_scores[own.index(holder)]
+        if fit >= settings.relation_review_threshold:
+            return KeyChoice(holder, "auto", fit, original=relation)
+    if score >= settings.relation_auto_threshold:
+        return KeyChoice(candidates[best], "auto", score, original=relation)
+    if score >= settings.relation_review_threshold and candidates[best] in own:
+        return KeyChoice(candidates[best], "review", score, original=relation)
+    # Below the auto threshold a name only another subject uses is no reason to hold a fact
+    # back: nothing of this subject would be superseded, so it starts a key of its own.
+    return KeyChoice(relation, "new", 1.0 - score)
+
+
+def _holding(facts: list[Fact], value: str | None) -> str | None:
+    """The relation whose current value is `value`, among one subject's facts."""
+    if value is None:
+        return None
+    return next(
+        (f.relation for f in facts if f.status == ACTIVE and same_value(f.object, value)), None
+    )
+
+
+def choose_for_value(tx: Tx, subject_id: str | None, triple: Triple) -> KeyChoice:
+    """The key a verb-only statement changes, from what the ledger already knows.
+
+    No embedding guess here: all-MiniLM-L6-v2 rates "Neovim" closer to "city" (0.31) than to
+    "editor" (0.29), so only values the ledger has seen say which key they belong to.
+    """
+    own = [] if subject_id is None else tx.facts_for_key(subject_id, None)
+    holder = _holding(own, triple.previous)  # "switched from MySQL to Postgres"
+    if holder is not None:
+        return KeyChoice(holder, "inferred", 0.9)
+    for fact in own:  # back to an earlier value of one of its keys
+        if fact.status in LEDGER_STATUSES and same_value(fact.object, triple.value):
+            return KeyChoice(fact.relation, "inferred", 0.85)
+    elsewhere = Counter(
+        f.relation
+        for f in tx.facts_with_value(value_key(triple.value))
+        if f.status in LEDGER_STATUSES
+    )
+    if elsewhere:
+        # Prefer a key this subject already has that others give this value to.
+        names = [name for name, _ in elsewhere.most_common()]
+        mine = [name for name in names if name in relation_names(own)]
+        return KeyChoice((mine or names)[0], "inferred", 0.8)
+    if triple.hint is not None:
+        return KeyChoice(triple.hint, "inferred", 0.6)
+    return KeyChoice(None, "unresolved", 0.0)
+
+
+def choose(
+    tx: Tx, triple: Triple, settings: Settings, similarity: Similarity
+) -> tuple[str | None, KeyChoice]:
+    """(subject id if the subject is known, the key choice) for one extracted triple."""
+    found = tx.find_entity(triple.subject)
+    subject_id = None if found is None else found.id
+    if triple.implied and triple.relation is not None:
+        # A verb's key ("codes in" -> language) yields to what the ledger knows of the value:
+        # "Amara writes code in Sublime Text" is about her editor.
+        known = choose_for_value(tx, subject_id, dataclasses.replace(triple, hint=None))
+        if known.relation is not None and known.relation != triple.relation:
+            triple = dataclasses.replace(triple, relation=None, hint=None)
+    if triple.relation is None:
+        choice = choose_for_value(tx, subject_id, triple)
+        if choice.relation is None or subject_id is None:
+            return subject_id, choice
+        # The inferred name may be another subject's synonym of a key this subject has.
+        named = dataclasses.replace(triple, relation=choice.relation)
+        mapped = choose_named(tx, subject_id, named, settings, similarity)
+        if mapped.decision in ("exact", "alias", "auto"):
+            return subject_id, dataclasses.replace(choice, relation=mapped.relation)
+        return subject_id, choice
+    return subject_id, choose_named(tx, subject_id, triple, settings, similarity)

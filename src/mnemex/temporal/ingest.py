@@ -1,0 +1,217 @@
+"""The ledger's part of `save`: which facts a memory states, decided before it is written.
+
+`prepare` reads the statement (a keyed write names its key; an unkeyed one goes through
+temporal/extract.py), picks each triple's key and notices a pure restatement, so `save` can answer
+"unchanged" without a new memory. `apply` records the facts once the memory exists.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+from mnemex.clock import to_micros
+from mnemex.config import Settings
+from mnemex.errors import InvalidInputError
+from mnemex.models import Fact, Review, new_id
+from mnemex.store.base import Tx
+from mnemex.temporal import anchor
+from mnemex.temporal.extract import USER, Extraction, Triple, extract, looks_named
+from mnemex.temporal.history import PENDING, SUPERSEDED
+from mnemex.temporal.infer import KeyChoice, choose, choose_named
+from mnemex.temporal.ledger import Claim, Outcome, place, record, restated, retract, value_key
+from mnemex.temporal.relations import normalize_relation
+from mnemex.temporal.similarity import Similarity
+
+ANCHORED_CLAUSES = 50  # a long document: only its first clauses are read off the ledger (cost)
+UNKNOWN = "?"  # the relation of a kept statement whose key is not known yet (never a name)
+
+
+@dataclass(slots=True)
+class Planned:
+    """One triple with its key chosen."""
+
+    triple: Triple
+    choice: KeyChoice
+
+
+@dataclass(slots=True)
+class Plan:
+    """What a save will do to the ledger."""
+
+    planned: list[Planned] = field(default_factory=list)
+    entities: list[str] = field(default_factory=list)  # names to link to the memory
+    unresolved: list[str] = field(default_factory=list)  # values whose key could not be told
+    restates: Fact | None = None  # set when the whole save only repeats a current fact
+
+
+def keyed_triple(content: str, subject: str, relation: str, value: str) -> Triple:
+    """The triple of a keyed write, with its relation normalised (snake_case, singular)."""
+    name = normalize_relation(relation)
+    if not name:
+        raise InvalidInputError("relation", "must contain at least one letter or digit")
+    if not subject.strip():
+        raise InvalidInputError("subject", "must not be empty")
+    if not value.strip():
+        raise InvalidInputError("value", "must not be empty")
+    return Triple(
+        subject=" ".join(subject.split()),
+        relation=name,
+        value=" ".join(value.split()),
+        statement=content,
+        confidence=1.0,
+    )
+
+
+def prepare(
+    tx: Tx,
+    content: str,
+    key: tuple[str, str, str] | None,
+    observed: datetime,
+    settings: Settings,
+    similarity: Similarity,
+) -> Plan:
+    """Choose the key of every fact `content` states; detect a pure restatement."""
+    if key is not None:
+        extraction = Extraction(triples=[keyed_triple(content, *key)], clauses=1)
+    elif settings.ledger_extract:
+        extraction = extract(content)
+    else:
+        return Plan()
+    plan = Plan(entities=list(extraction.entities))
+    unread = extraction.unread[:ANCHORED_CLAUSES]
+    anchored = [anchor.read(tx, clause, statement) for clause, statement in unread]
+    for triple in [*extraction.triples, *(t for t in anchored if t is not None)]:
+        choice = choose(tx, triple, settings, similarity)[1]
+        if choice.relation is None and not triple.negated:
+            plan.unresolved.append(triple.value)
+            choice = KeyChoice(UNKNOWN, "unresolved", 0.0)  # kept, to be bound later
+        plan.planned.append(Planned(triple, choice))
+        if key is not None:
+            plan.entities.extend(
+                n for n in (triple.subject, triple.value) if n != USER and looks_named(n)
+            )
+    plan.restates = _restatement(tx, plan, extraction, observed)
+    return plan
+
+
+def _restatement(tx: Tx, plan: Plan, extraction: Extraction, observed: datetime) -> Fact | None:
+    """The fact repeated when every clause of the text only restates a known value."""
+    if not plan.planned or len(plan.planned) != extraction.clauses:
+        return None
+    repeated: Fact | None = None
+    for item in plan.planned:
+        if item.triple.negated or item.choice.decision == "review":
+            return None
+        found = tx.find_entity(item.triple.subject)
+        if found is None or item.choice.relation is None:
+            return None
+        facts = tx.facts_for_key(found.id, item.choice.relation)
+        repeated = restated(facts, item.triple.value, observed)
+        if repeated is None or repeated.memory_id is None:
+            return None
+    return repeated
+
+
+def apply(
+    tx: Tx,
+    plan: Plan,
+    memory_id: str,
+    observed: datetime,
+    now: datetime,
+    settings: Settings,
+    similarity: Similarity,
+) -> list[Outcome]:
+    """Record the planned facts of a memory just written; uncertain keys open a review."""
+    outcomes = []
+    for item in plan.planned:
+        triple, choice = item.triple, item.choice
+        if triple.negated:
+            outcomes.append(
+                retract(tx, triple.subject, choice.relation, triple.value, observed, now, memory_id)
+            )
+            continue
+        assert choice.relation is not None  # only a retraction may leave its key open
+        claim = Claim(
+            subject=triple.subject,
+            relation=choice.relation,
+            value=triple.value,
+            statement=triple.statement,
+            observed_at=observed,
+            temporal_form=triple.temporal_form,
+            correction=triple.correction,
+            confidence=min(triple.confidence, choice.confidence),
+        )
+        parked = choice.decision in ("review", "unresolved")
+        outcome = record(tx, claim, now, memory_id, pending=parked)
+        if choice.decision == "review" and outcome.fact is not None:
+            open_alias_review(tx, outcome.fact, choice, now)
+        elif not parked and outcome.action != "unchanged":
+            bind_unknown(tx, claim.relation, claim.value, now, settings, similarity)
+        outcomes.append(outcome)
+    return outcomes
+
+
+def bind_unknown(
+    tx: Tx, relation: str, value: str, now: datetime, settings: Settings, similarity: Similarity
+) -> None:
+    """Give earlier statements of `value` whose key was unknown ("Noor is all in on Zed") the key
+    the value has just been recorded under; each joins that key at the time it was observed."""
+    for fact in tx.facts_with_value(value_key(value)):
+        if fact.status != PENDING or fact.relation != UNKNOWN:
+            continue
+        named = Triple(fact.subject, relation, fact.object, fact.statement)
+        choice = choose_named(tx, fact.subject_id, named, settings, similarity)
+        key = choice.relation if choice.decision in ("exact", "alias", "auto") else relation
+        if restated(tx.facts_for_key(fact.subject_id, key), fact.object, fact.observed_at):
+            tx.update_fact(fact.id, {"status": "archived", "relation": key})
+            continue
+        tx.update_fact(fact.id, {"status": SUPERSEDED, "relation": key, "recorded_at": now})
+        bound = tx.get_fact(fact.id)
+        if bound is not None:
+            place(tx, bound, now)
+
+
+def open_alias_review(tx: Tx, fact: Fact, choice: KeyChoice, now: datetime) -> Review:
+    """Ask a person whether a stated relation names an existing key of its subject."""
+    review = Review(
+        id=new_id("rev"),
+        tenant=tx.tenant,
+        kind="alias",
+        payload={
+            "fact_id": fact.id,
+            "subject": fact.subject,
+            "subject_id": fact.subject_id,
+            "relation": choice.original,
+            "proposed": choice.relation,
+            "value": fact.object,
+            "memory_id": fact.memory_id,
+        },
+        confidence=round(choice.confidence, 4),
+        status="open",
+        created_at=now,
+    )
+    tx.insert_review(review)
+    tx.log_event("review_open", to_micros(now), review.id, {"fact_id": fact.id})
+    return review
+
+
+def enrichment(plan: Plan, outcomes: list[Outcome]) -> dict[str, Any]:
+    """What the ledger filled in on its own, for SaveResult.enrichment."""
+    facts = []
+    for item, outcome in zip(plan.planned, outcomes, strict=True):
+        facts.append(
+            {
+                "subject": item.triple.subject,
+                "relation": item.choice.relation,
+                "stated_relation": item.triple.relation,
+                "value": item.triple.value,
+                "key": item.choice.decision,
+                "action": outcome.action,
+            }
+        )
+    out: dict[str, Any] = {"facts": facts} if facts else {}
+    if plan.unresolved:
+        out["unresolved_values"] = plan.unresolved
+    return out

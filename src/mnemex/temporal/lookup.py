@@ -1,0 +1,214 @@
+"""The ledger's part of search: answer key questions from the ledger, and keep history in its place.
+
+`adjust` runs on the candidates of a search: it drops memories whose facts did not hold at
+`as_of`, and puts first the memories stating the current value of a key the query asks about
+("which editor does Alice use" -> Alice's editor), following object and co-mentioned entities one
+hop for chained questions ("what machine does svc-a run on" when svc-a depends on svc-b). `order`
+keeps a memory whose facts are all superseded below the others when history is asked for.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from datetime import datetime
+
+from mnemex.models import Fact, SearchHit
+from mnemex.retrieval.lexical import STOPWORDS
+from mnemex.store.base import MemoryFilter, Tx
+from mnemex.temporal.extract import USER
+from mnemex.temporal.history import (
+    ACTIVE,
+    LEDGER_STATUSES,
+    PENDING,
+    known_at,
+    retractions_of,
+    valid_at,
+)
+from mnemex.temporal.relations import core, expanded, singular
+
+_TOKEN = re.compile(r"[A-Za-z0-9][\w\-.]*[A-Za-z0-9]|[A-Za-z0-9]")
+_FIRST_PERSON = frozenset({"i", "my", "me", "mine", "myself"})
+# Query words that point at a few very common keys without naming them (lexical cues only: a
+# question that names neither the relation nor a cue falls back to plain retrieval).
+# "where does Alice live" asks for a place, not the word "city".
+CUES: dict[str, frozenset[str]] = {
+    "city": frozenset("live lives living based reside resides located town where hometown".split()),
+    "employer": frozenset("work works working company employ employed job".split()),
+    "run": frozenset("host hosted machine server node deployed box".split()),  # runs_on
+}
+MIN_MATCH = 0.5  # share of a relation's core words the query must contain
+HEAD_BONUS = 0.01  # breaks ties only
+MAX_SUBJECTS = 4
+MAX_NEIGHBOURS = 20
+SECOND_HOP = 0.8  # a fact found through another entity ranks just below a direct answer
+RECENCY_STEP = 0.001  # orders equally matching answers by date without changing their tier
+
+
+def stem(word: str) -> str:
+    """A crude stem that lets "running" meet "run" and "databases" meet "database"."""
+    word = singular(word.casefold())
+    for suffix in ("ning", "ing", "ed"):
+        if word.endswith(suffix) and len(word) - len(suffix) >= 3:
+            return word[: -len(suffix)]
+    return word
+
+
+def query_words(text: str) -> set[str]:
+    """Stems of the query's words, abbreviations spelled out ("db" -> "database")."""
+    out: set[str] = set()
+    for token in _TOKEN.findall(text.replace("'s ", " ").replace("’s ", " ")):
+        for word in expanded(token):
+            out.add(stem(word))
+    return out
+
+
+def _present(part: str, words: set[str]) -> bool:
+    """A relation word in the query, itself or a word it derives from ("edit" for "editor")."""
+    if part in words:
+        return True
+    return len(part) >= 5 and any(len(w) >= 4 and part.startswith(w) for w in words)
+
+
+def relation_match(relation: str, words: set[str]) -> float:
+    """Share of the relation's core words the query contains (or a cue of its head word)."""
+    parts = [stem(w) for w in core(expanded(relation)) if w not in STOPWORDS] or [relation]
+    direct = sum(1 for part in parts if _present(part, words)) / len(parts)
+    cue = 0.75 if words & CUES.get(parts[-1], frozenset()) else 0.0
+    # Of two relations matching as much, the one whose head noun the query names is asked for:
+    # "which language does Amara code in" is her main_programming_language, not her code_editor.
+    head = HEAD_BONUS if _present(parts[-1], words) else 0.0
+    return max(direct, cue) + head
+
+
+def mentioned(tx: Tx, text: str) -> list[str]:
+    """Entity ids named in the query (up to three words each), the user for "I"/"my"."""
+    tokens = [t for t in _TOKEN.findall(text.replace("'s ", " ").replace("’s ", " "))]
+    found: list[str] = []
+    if any(t.casefold() in _FIRST_PERSON for t in tokens):
+        user = tx.find_entity(USER)
+        if user is not None:
+            found.append(user.id)
+    taken: set[int] = set()
+    for size in (3, 2, 1):
+        for start in range(len(tokens) - size + 1):
+            span = range(start, start + size)
+            if taken & set(span) or all(tokens[i].casefold() in STOPWORDS for i in span):
+                continue
+            entity = tx.find_entity(" ".join(tokens[start : start + size]))
+            if entity is not None and entity.id not in found:
+                found.append(entity.id)
+                taken.update(span)
+    return found[:MAX_SUBJECTS]
+
+
+def _current(tx: Tx, subject_id: str, as_of: datetime | None) -> list[Fact]:
+    """A subject's current facts, and newer statements still waiting for review of their key.
+
+    While a person has not ruled whether "code editor" is Alice's "editor", the newer statement
+    is shown first and the confirmed value right after it (facts() shows only the latter).
+    """
+    facts = tx.facts_for_key(subject_id, None)
+    if as_of is None:
+        current = {f.relation: f for f in facts if f.status == ACTIVE}
+        waiting = [
+            f
+            for f in facts
+            if f.status == PENDING
+            and f.relation != "?"  # a statement whose key is unknown answers no question
+            and (f.relation not in current or f.valid_from >= current[f.relation].valid_from)
+        ]
+        return [*current.values(), *waiting]
+    groups: dict[str, list[Fact]] = {}
+    for fact in facts:
+        groups.setdefault(fact.relation, []).append(fact)
+    retracted = retractions_of(tx, facts)
+    return [f for g in groups.values() for f in known_at(g, as_of, retracted) if valid_at(f, as_of)]
+
+
+def _best(facts: list[Fact], words: set[str]) -> tuple[float, list[Fact]]:
+    scored = [(relation_match(f.relation, words), f) for f in facts]
+    top = max((score for score, _ in scored), default=0.0)
+    if top < MIN_MATCH:
+        return 0.0, []
+    return top, [f for score, f in scored if score == top]
+
+
+def _neighbours(tx: Tx, subject_id: str, facts: list[Fact]) -> list[str]:
+    """Entities one hop away: objects of the subject's facts and names co-mentioned with it."""
+    ids = [f.object_id for f in facts if f.object_id]
+    memories = tx.entity_memory_ids([subject_id]).get(subject_id, [])[:MAX_NEIGHBOURS]
+    for linked in tx.memory_entity_ids(memories).values():
+        ids.extend(linked)
+    return [i for i in dict.fromkeys(ids) if i != subject_id][:MAX_NEIGHBOURS]
+
+
+def answers(tx: Tx, text: str, as_of: datetime | None) -> dict[str, float]:
+    """Memory id -> weight in (0, 1] for the memories stating the values the query asks for."""
+    words = query_words(text)
+    weights: dict[str, float] = {}
+    for subject_id in mentioned(tx, text):
+        facts = _current(tx, subject_id, as_of)
+        score, best = _best(facts, words)
+        hop = 1.0
+        if not best:
+            for neighbour in _neighbours(tx, subject_id, facts):
+                score, best = _best(_current(tx, neighbour, as_of), words)
+                if best:
+                    hop = SECOND_HOP
+                    break
+        # Among equally good answers the most recent statement leads.
+        for rank, fact in enumerate(sorted(best, key=lambda f: (f.valid_from, f.recorded_at))):
+            if fact.memory_id:
+                weight = score * hop + RECENCY_STEP * rank
+                weights[fact.memory_id] = max(weights.get(fact.memory_id, 0.0), weight)
+    return weights
+
+
+def _valid_memories(tx: Tx, ids: Sequence[str], as_of: datetime) -> set[str]:
+    """Memories that state no fact, or a fact that held at `as_of` as known then."""
+    stated = tx.facts_for_memories(ids)
+    keep = {i for i in ids if i not in stated}
+    for memory_id, facts in stated.items():
+        for fact in facts:
+            key = tx.facts_for_key(fact.subject_id, fact.relation)
+            known = known_at(key, as_of, retractions_of(tx, key))
+            if any(f.id == fact.id and valid_at(f, as_of) for f in known):
+                keep.add(memory_id)
+                break
+    return keep
+
+
+def adjust(
+    tx: Tx,
+    text: str,
+    candidates: list[tuple[str, float]],
+    flt: MemoryFilter,
+    as_of: datetime | None,
+    *,
+    answer: bool = True,
+) -> list[tuple[str, float]]:
+    """Search candidates with the ledger applied: as_of validity, key answers first."""
+    if as_of is not None:
+        keep = _valid_memories(tx, [i for i, _ in candidates], as_of)
+        candidates = [(i, s) for i, s in candidates if i in keep]
+    weights = answers(tx, text, as_of) if answer else {}
+    allowed = set(tx.filter_ids(list(weights), flt)) if weights else set()
+    if not allowed:
+        return candidates
+    top = max((score for _, score in candidates), default=1.0)
+    # Above every lexical match: the ledger knows these memories state the asked-for value.
+    boosted = {i: top * (1.5 + weights[i]) for i in allowed}
+    rest = [(i, s) for i, s in candidates if i not in boosted]
+    return sorted(boosted.items(), key=lambda item: -item[1]) + rest
+
+
+def order(tx: Tx, hits: list[SearchHit]) -> list[SearchHit]:
+    """Hits with every memory whose facts are all superseded moved below the others."""
+    stated = tx.facts_for_memories([hit.memory.id for hit in hits])
+
+    def stale(hit: SearchHit) -> bool:
+        facts = [f for f in stated.get(hit.memory.id, []) if f.status in LEDGER_STATUSES]
+        return bool(facts) and all(f.status != ACTIVE for f in facts)
+
+    return sorted(hits, key=stale)

@@ -1,0 +1,63 @@
+"""Reads of the ledger: facts (current, as of a time, with history), keys, timeline, profile."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from mnemex.models import Fact
+from mnemex.store.base import Tx
+from mnemex.temporal.extract import USER
+from mnemex.temporal.history import (
+    LEDGER_STATUSES,
+    PENDING,
+    order_key,
+    profile_order,
+    retractions_of,
+    view,
+)
+from mnemex.temporal.relations import normalize_relation
+
+_UNKNOWN = ""  # the subject id of a subject the store has never seen: matches no fact
+
+
+def _subject_id(tx: Tx, subject: str | None) -> str | None:
+    """The subject's entity id; None for no subject; "" when the subject is unknown."""
+    if subject is None:
+        return None
+    found = tx.find_entity(subject)
+    return _UNKNOWN if found is None else found.id
+
+
+def facts(
+    tx: Tx,
+    subject: str | None,
+    relation: str | None,
+    as_of: datetime | None,
+    include_history: bool,
+) -> list[Fact]:
+    """Current facts of a subject and/or relation; what held at `as_of`; history on request."""
+    subject_id = _subject_id(tx, subject)
+    if subject_id == _UNKNOWN:
+        return []
+    name = None if relation is None else normalize_relation(relation)
+    rows = tx.facts_for_key(subject_id, name or None)
+    retracted = None if as_of is None else retractions_of(tx, rows)
+    return view(rows, as_of, include_history, retracted)
+
+
+def timeline(tx: Tx, subject: str) -> list[Fact]:
+    """Every fact of a subject (history and pending ones too), in time order."""
+    subject_id = _subject_id(tx, subject)
+    if not subject_id:
+        return []
+    rows = [
+        f for f in tx.facts_for_key(subject_id, None) if f.status in (*LEDGER_STATUSES, PENDING)
+    ]
+    return sorted(rows, key=lambda f: (*order_key(f), f.relation))
+
+
+def profile(tx: Tx, limit: int) -> list[Fact]:
+    """The current facts worth knowing at the start of a session, most useful first, capped."""
+    user = tx.find_entity(USER)
+    current = view(tx.facts_for_key(None, None), None, False)
+    return profile_order(current, "" if user is None else user.id)[:limit]

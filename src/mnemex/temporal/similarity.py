@@ -1,0 +1,92 @@
+"""How alike two relation names are: lexical cues, plus sentence embeddings when available.
+
+Lexical cues always work; when an embedding model is configured the score blends in the cosine of
+the two phrases' sentence embeddings. The thresholds that act on the score are settings,
+calibrated on the labelled pairs in eval/relation_pairs.py for each mode.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any, Protocol
+
+import numpy as np
+
+from mnemex.temporal.relations import expanded, lexical_similarity
+
+if TYPE_CHECKING:
+    from mnemex.retrieval.embed import Embedder
+
+# Share of the blended score that comes from the embeddings' cosine (the rest from lexical cues):
+# lexical cues are exact but blind to synonyms ("city" / "hometown"); cosine sees synonyms but
+# also rates opposites ("home city" / "birth city") high, so neither decides alone.
+EMBED_SHARE = 0.5
+
+
+class Similarity(Protocol):
+    """Scores in [0, 1]; `mode` names what the score is made of (thresholds depend on it)."""
+
+    mode: str
+
+    def relations(self, a: str, b: Sequence[str]) -> list[float]: ...
+
+
+class LexicalSimilarity:
+    """Relation names compared by their words only."""
+
+    mode = "lexical"
+
+    def relations(self, a: str, b: Sequence[str]) -> list[float]:
+        """Similarity of `a` to each name in `b`."""
+        return [lexical_similarity(a, other) for other in b]
+
+
+class EmbeddingSimilarity(LexicalSimilarity):
+    """Lexical cues blended with the cosine of sentence embeddings (any `Embedder`)."""
+
+    mode = "embedding"
+
+    def __init__(self, embedder: Embedder) -> None:
+        self.embedder = embedder
+        self._cache: dict[str, Any] = {}
+
+    def _vectors(self, texts: Sequence[str]) -> Any:
+        missing = [t for t in dict.fromkeys(texts) if t not in self._cache]
+        if missing:
+            for text, vector in zip(missing, self.embedder.embed(missing), strict=True):
+                if len(self._cache) > 20_000:
+                    self._cache.clear()
+                self._cache[text] = vector
+        return np.stack([self._cache[t] for t in texts])
+
+    def relations(self, a: str, b: Sequence[str]) -> list[float]:
+        """Lexical similarity blended with embedding cosine, for each name in `b`."""
+        if not b:
+            return []
+        lexical = super().relations(a, b)
+        phrases = [phrase(a), *(phrase(name) for name in b)]
+        vectors = self._vectors(phrases)
+        cosines = vectors[1:] @ vectors[0]
+        return [
+            (1 - EMBED_SHARE) * lex + EMBED_SHARE * max(0.0, float(cos))
+            for lex, cos in zip(lexical, cosines, strict=True)
+        ]
+
+
+def phrase(relation: str) -> str:
+    """A relation name as words for an embedding model ("main_db" -> "main database")."""
+    return " ".join(expanded(relation))
+
+
+_LEXICAL = LexicalSimilarity()
+_BY_MODEL: dict[int, EmbeddingSimilarity] = {}  # keeps each model's phrase vectors warm
+
+
+def for_embedder(embedder: Embedder | None) -> Similarity:
+    """The similarity for an engine: embeddings blended in when it has a model (one per model)."""
+    if embedder is None:
+        return _LEXICAL
+    found = _BY_MODEL.get(id(embedder))
+    if found is None or found.embedder is not embedder:
+        found = _BY_MODEL[id(embedder)] = EmbeddingSimilarity(embedder)
+    return found

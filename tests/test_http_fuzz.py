@@ -1,0 +1,59 @@
+"""Property-based fuzzing of the REST API from its own OpenAPI document: no input yields a 5xx."""
+
+from __future__ import annotations
+
+import tempfile
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+import schemathesis
+from hypothesis import HealthCheck, settings
+from schemathesis.checks import not_a_server_error
+
+import mnemex
+from mnemex import MemoryStore, Settings
+from mnemex.interfaces.http import create_app
+
+_DATA = tempfile.TemporaryDirectory()
+STORE = mnemex.open(":memory:", settings=Settings.load(env={}, data_dir=Path(_DATA.name)))
+STORE.save_many(
+    [{"content": f"seed memory {i} about Quokka", "entities": ["Quokka"]} for i in range(3)]
+)
+APP = create_app(STORE, mcp=False)
+# Routes whose store methods land with other tracks answer 501 until then; fuzz them after.
+_MISSING = [
+    name
+    for name in ("facts", "profile", "timeline", "reviews", "analyze")
+    if not hasattr(MemoryStore, name)
+]
+_PATHS = {
+    "facts": "/v1/facts",
+    "profile": "/v1/profile",
+    "timeline": "/v1/timeline",
+    "reviews": "/v1/reviews",
+    "analyze": "/v1/analyze",
+}
+_EXCLUDED = [_PATHS[name] for name in _MISSING] + (["/v1/reviews/{id}"] if _MISSING else [])
+schema = schemathesis.openapi.from_asgi("/openapi.json", APP)
+if _EXCLUDED:  # an empty filter is an error in schemathesis
+    schema = schema.exclude(path=_EXCLUDED)
+
+
+@pytest.fixture(scope="module", autouse=True)
+def _close_store() -> Iterator[None]:
+    yield
+    STORE.close()
+    _DATA.cleanup()
+
+
+@schema.parametrize()
+@settings(
+    max_examples=30,
+    deadline=None,
+    derandomize=True,
+    suppress_health_check=list(HealthCheck),
+)
+def test_no_request_makes_the_server_fail(case: Any) -> None:
+    case.call_and_validate(checks=[not_a_server_error])

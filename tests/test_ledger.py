@@ -1,0 +1,226 @@
+"""The fact ledger through MemoryStore: keyed writes, windows, reads, search and reviews."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+
+import pytest
+
+from mnemex import ConflictError, InvalidInputError, MemoryStore, NotFoundError
+from tests.conftest import FakeClock
+
+T0 = datetime(2026, 1, 1, 12, 0, tzinfo=UTC)
+
+
+def day(n: int) -> datetime:
+    return T0 + timedelta(days=n)
+
+
+def key(store: MemoryStore, value: str, when: int, content: str | None = None):  # type: ignore[no-untyped-def]
+    return store.save(
+        content or f"Alice uses {value} as her editor",
+        subject="Alice",
+        relation="editor",
+        value=value,
+        observed_at=day(when),
+    )
+
+
+def test_new_value_supersedes_and_closes_the_old_window(store: MemoryStore) -> None:
+    first = key(store, "Vim", 0)
+    assert first.action == "created" and [f.object for f in first.facts] == ["Vim"]
+    second = key(store, "Neovim", 30)
+    assert second.action == "superseded"
+    assert second.superseded == [first.id]
+    [current] = store.facts("Alice", "editor")
+    assert current.object == "Neovim" and current.valid_from == day(30)
+    old, new = store.facts("Alice", "editor", include_history=True)
+    assert (old.object, old.status, old.valid_to, old.superseded_by) == (
+        "Vim",
+        "superseded",
+        day(30),
+        new.id,
+    )
+    assert store.get(first.id).superseded_by == second.id
+
+
+def test_relation_names_are_normalised(store: MemoryStore) -> None:
+    store.save("x", subject="Alice", relation="Primary Databases", value="Postgres")
+    assert [f.relation for f in store.facts("alice")] == ["primary_database"]
+    assert store.facts("Alice", "primary database")[0].object == "Postgres"
+
+
+def test_restating_the_current_value_is_unchanged_and_reinforces(store: MemoryStore) -> None:
+    first = key(store, "Vim", 0)
+    again = key(store, "vim", 5, content="Alice still uses Vim")
+    assert again.action == "unchanged"
+    assert again.id == first.id
+    assert again.memory.use_count == 1
+    assert store.stats()["memories"]["total"] == 1
+    assert len(store.facts("Alice", include_history=True)) == 1
+
+
+def test_late_arrival_becomes_history_with_its_window(store: MemoryStore) -> None:
+    key(store, "Vim", 0)
+    current = key(store, "Helix", 60)
+    late = key(store, "Emacs", 30)  # observed before the current value, recorded after it
+    assert late.action == "created"
+    assert [f.status for f in late.facts] == ["superseded"]
+    assert store.facts("Alice", "editor")[0].object == "Helix"
+    history = store.facts("Alice", "editor", include_history=True)
+    assert [(f.object, f.valid_from, f.valid_to) for f in history] == [
+        ("Vim", day(0), day(30)),
+        ("Emacs", day(30), day(60)),
+        ("Helix", day(60), None),
+    ]
+    assert store.get(late.id).superseded_by == current.id
+
+
+def test_as_of_returns_what_held_then(store: MemoryStore, clock: FakeClock) -> None:
+    clock.now = day(0)
+    key(store, "Vim", 0)
+    clock.now = day(40)
+    key(store, "Helix", 40)
+    assert store.facts("Alice", as_of=day(10))[0].object == "Vim"
+    assert store.facts("Alice", as_of=day(50))[0].object == "Helix"
+    assert store.facts("Alice", as_of=day(-1)) == []
+
+
+def test_as_of_never_shows_a_fact_recorded_later(store: MemoryStore, clock: FakeClock) -> None:
+    clock.now = day(0)
+    key(store, "Vim", 0)
+    clock.now = day(50)
+    key(store, "Helix", 20)  # we learn at day 50 that Alice switched at day 20
+    [seen] = store.facts("Alice", as_of=day(30))
+    assert seen.object == "Vim" and seen.status == "active"  # what the ledger said at day 30
+    assert store.facts("Alice", as_of=day(60))[0].object == "Helix"
+
+
+def test_correction_replaces_the_value_from_its_start(store: MemoryStore, clock: FakeClock) -> None:
+    store.save("Bob's editor is Vim", observed_at=day(0))
+    fixed = store.save("Actually, Bob's editor is Emacs, not Vim", observed_at=day(1))
+    assert fixed.action == "superseded"
+    old, new = store.facts("Bob", include_history=True)
+    assert new.object == "Emacs" and new.valid_from == day(0)
+    assert old.valid_from == old.valid_to == day(0)  # it never held
+
+
+def test_retraction_ends_the_value_without_a_successor(store: MemoryStore) -> None:
+    stated = store.save("Bob uses Postgres as his database", observed_at=day(0))
+    gone = store.save("Bob doesn't use Postgres anymore", observed_at=day(9))
+    assert store.facts("Bob") == []
+    [old] = store.facts("Bob", include_history=True)
+    assert (old.status, old.valid_to, old.superseded_by) == ("superseded", day(9), None)
+    assert store.get(stated.id).superseded_by == gone.id
+
+
+def test_search_excludes_superseded_unless_history_or_as_of(store: MemoryStore) -> None:
+    old = key(store, "Vim", 0, content="Alice edits code in Vim")
+    new = key(store, "Helix", 30, content="Alice edits code in Helix")
+    assert [h.memory.id for h in store.search("Alice edits code")] == [new.id]
+    history = [h.memory.id for h in store.search("Alice edits code", include_history=True)]
+    assert history == [new.id, old.id]
+    assert [h.memory.id for h in store.search("Alice edits code", as_of=day(10))] == [old.id]
+
+
+def test_search_answers_a_key_question_with_the_current_value(store: MemoryStore) -> None:
+    store.save("Alice's editor is Vim", observed_at=day(0))
+    store.save("Alice's city is Lisbon", observed_at=day(0))
+    store.save("Alice uses Helix as her editor", observed_at=day(20))
+    for query in ("What editor does Alice use?", "alice editor"):
+        assert "Helix" in store.search(query, k=1)[0].memory.content
+    assert "Lisbon" in store.search("Where does Alice live?", k=1)[0].memory.content
+
+
+def test_a_chained_question_follows_the_linked_entity(store: MemoryStore) -> None:
+    store.save("svc-orders depends on svc-stock.")
+    store.save("svc-stock runs on host-7.")
+    store.save("svc-mail runs on host-2.")
+    hits = store.search("Which machine does svc-orders run on in the end?", k=5)
+    assert "host-7" in hits[0].memory.content
+
+
+def test_keys_timeline_and_profile(store: MemoryStore) -> None:
+    store.save("My editor is Helix", observed_at=day(3))
+    store.save("x", subject="Atlas", relation="deploy tool", value="Argo CD", observed_at=day(1))
+    store.save("y", subject="Atlas", relation="language", value="Go", observed_at=day(2))
+    key(store, "Vim", 0)
+    key(store, "Emacs", 5)
+    every_key = store.keys()
+    assert {(f.subject, f.relation) for f in every_key} == {
+        ("user", "editor"),
+        ("Atlas", "deploy_tool"),
+        ("Atlas", "language"),
+        ("Alice", "editor"),
+    }
+    assert [f.object for f in store.keys("Atlas")] == ["Argo CD", "Go"]
+    assert [f.object for f in store.timeline("Alice")] == ["Vim", "Emacs"]
+    profile = store.profile(limit=3)
+    assert [f.object for f in profile] == ["Helix", "Go", "Argo CD"]
+    assert profile == store.profile(limit=3)  # deterministic
+    assert store.timeline("Nobody") == [] and store.facts("Nobody") == []
+
+
+def test_bad_input_is_a_typed_error_and_writes_nothing(store: MemoryStore) -> None:
+    with pytest.raises(InvalidInputError) as info:
+        store.save("x", subject="Alice", relation="editor")
+    assert info.value.field == "subject"
+    with pytest.raises(InvalidInputError) as info:
+        store.save("x", subject="Alice", relation="!!!", value="Vim")
+    assert info.value.field == "relation"
+    with pytest.raises(InvalidInputError):
+        store.save("x", subject="Alice", relation="editor", value="  ")
+    with pytest.raises(InvalidInputError):
+        store.facts(as_of="yesterday-ish")
+    with pytest.raises(InvalidInputError):
+        store.profile(limit=0)
+    assert store.stats()["memories"]["total"] == 0 and store.facts(include_history=True) == []
+
+
+def _alias_review(store: MemoryStore) -> tuple[str, str]:
+    key(store, "Vim", 0)
+    parked = store.save(
+        "Alice's code editor is Helix", observed_at=day(10)
+    )  # "code editor" vs "editor": in the review band with lexical cues alone
+    [review] = store.reviews()
+    assert review.kind == "alias" and review.payload["proposed"] == "editor"
+    assert store.facts("Alice", "editor")[0].object == "Vim"  # nothing changed yet
+    return review.id, parked.id
+
+
+def test_search_shows_a_newer_statement_under_review_first(store: MemoryStore) -> None:
+    _alias_review(store)
+    hits = store.search("Which editor does Alice use?", k=2)
+    assert ["Helix" in h.memory.content for h in hits] == [True, False]
+    assert "Vim" in hits[1].memory.content
+
+
+def test_approving_an_alias_adopts_the_key(store: MemoryStore) -> None:
+    review_id, parked = _alias_review(store)
+    resolved = store.resolve_review(review_id, "approve", note="same thing")
+    assert resolved.status == "approved" and resolved.resolution == "same thing"
+    assert store.facts("Alice", "editor")[0].object == "Helix"
+    assert store.get(parked).superseded_by is None
+    assert store.reviews() == []
+    later = store.save("Alice's code editor is Zed", observed_at=day(20))
+    assert later.enrichment["facts"][0]["key"] == "alias"  # the ruling is remembered
+    assert store.facts("Alice", "editor")[0].object == "Zed"
+    events = store.backend
+    with events.read(store.tenant) as tx:
+        assert tx.list_events("review_approved", 5)[0]["subject_id"] == review_id
+
+
+def test_rejecting_an_alias_restores_the_fact_as_its_own_key(store: MemoryStore) -> None:
+    review_id, _ = _alias_review(store)
+    store.resolve_review(review_id, "reject")
+    assert {(f.relation, f.object) for f in store.keys("Alice")} == {
+        ("editor", "Vim"),
+        ("code_editor", "Helix"),
+    }
+    with pytest.raises(ConflictError):
+        store.resolve_review(review_id, "approve")
+    with pytest.raises(NotFoundError):
+        store.resolve_review("rev_missing", "approve")
+    with pytest.raises(InvalidInputError):
+        store.resolve_review(review_id, "maybe")
+    assert [r.id for r in store.reviews(status="rejected")] == [review_id]

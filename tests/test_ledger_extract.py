@@ -1,0 +1,127 @@
+"""Statement patterns and relation names: what extract_facts reads, and what it leaves alone."""
+
+from __future__ import annotations
+
+import pytest
+
+from mnemex.temporal.extract import USER, extract, extract_facts
+from mnemex.temporal.relations import lexical_similarity, normalize_relation
+
+CASES = [
+    ("Alice's editor is Vim.", ("Alice", "editor", "Vim")),
+    ("Alice’s main db is now Postgres", ("Alice", "main_db", "Postgres")),
+    ("Eve's main language has changed to Rust", ("Eve", "main_language", "Rust")),
+    ("Alice switched to Neovim.", ("Alice", None, "Neovim")),
+    ("Bob now uses Postgres as his primary database", ("Bob", "primary_database", "Postgres")),
+    ("Alice switched her main db from MySQL to Postgres", ("Alice", "main_db", "Postgres")),
+    ("Neovim is now Alice's editor", ("Alice", "editor", "Neovim")),
+    ("The deploy tool of Project Atlas is Argo CD", ("Project Atlas", "deploy_tool", "Argo CD")),
+    ("Project Atlas uses Kafka for messaging", ("Project Atlas", "messaging", "Kafka")),
+    ("Carol works at Acme", ("Carol", "employer", "Acme")),
+    ("Dan moved to Berlin last year", ("Dan", None, "Berlin")),
+    ("svc-b runs on host-c.", ("svc-b", "runs_on", "host-c")),
+    ("I prefer Helix", (USER, None, "Helix")),
+    ("My editor is Emacs", (USER, "editor", "Emacs")),
+    ("I started using Arch Linux recently", (USER, None, "Arch Linux")),
+    ("Alice is on Fedora now", ("Alice", None, "Fedora")),
+    ("Alice went back to Vim", ("Alice", None, "Vim")),
+    ("Alice's favourite editor these days is Zed", ("Alice", "favorite_editor", "Zed")),
+    ("For her editor, Alice now uses Zed", ("Alice", "editor", "Zed")),
+    ("Alice has been using Zed since March", ("Alice", None, "Zed")),
+    ("Alice picked up Zed", ("Alice", None, "Zed")),
+    ("Alice gave up Vim for Zed", ("Alice", None, "Zed")),
+    ("These days Alice codes in Go", ("Alice", "language", "Go")),
+    ("As of March, Alice's primary database is MySQL", ("Alice", "primary_database", "MySQL")),
+    ("Alice changed editors to Zed", ("Alice", "editor", "Zed")),
+    ("Alice's new city: Porto", ("Alice", "city", "Porto")),
+    ("Bob said that his editor is Vim", ("Bob", "editor", "Vim")),
+    ("According to Bob, his city is Oslo", ("Bob", "city", "Oslo")),
+    ("Bob's editor is Emacs, I think", ("Bob", "editor", "Emacs")),
+    ("Bob opted to use Postgres for his main db", ("Bob", "main_db", "Postgres")),
+    ("Bob will use Rust as his main language", ("Bob", "main_language", "Rust")),
+    ("Bob is currently using Fedora", ("Bob", None, "Fedora")),
+    ("Bob updated his shell to fish", ("Bob", "shell", "fish")),
+    (
+        "Alice's operating system is now macOS as of March 2024",
+        ("Alice", "operating_system", "macOS"),
+    ),
+]
+
+
+@pytest.mark.parametrize(("text", "expected"), CASES)
+def test_common_forms(text: str, expected: tuple[str, str | None, str]) -> None:
+    [triple] = extract_facts(text)
+    assert (triple.subject, triple.relation, triple.value) == expected
+
+
+def test_corrections_and_retractions() -> None:
+    [fix] = extract_facts("Actually, Alice's editor is Helix, not Vim.")
+    assert fix.correction and fix.previous == "Vim" and fix.value == "Helix"
+    [gone] = extract_facts("Alice doesn't use Vim anymore")
+    assert gone.negated and gone.value == "Vim" and gone.relation is None
+    [moved] = extract_facts("Alice switched her main db from MySQL to Postgres")
+    assert moved.previous == "MySQL"
+
+
+def test_pronouns_point_at_the_last_named_subject() -> None:
+    triples = extract_facts("Bob is great. He switched to Emacs. Their OS is Debian.")
+    assert [(t.subject, t.relation, t.value) for t in triples] == [
+        ("Bob", None, "Emacs"),
+        ("Bob", "os", "Debian"),
+    ]
+    assert extract_facts("He switched to Emacs.") == []  # nobody to point at
+
+
+def test_dropping_one_value_for_another_is_one_change() -> None:
+    [change] = extract_facts("Bob quit Emacs and moved over to Helix")
+    assert (change.value, change.previous, change.negated) == ("Helix", "Emacs", False)
+
+
+def test_two_clauses_share_their_subject() -> None:
+    triples = extract_facts("Alice uses Vim and lives in Paris")
+    assert [(t.subject, t.relation, t.value) for t in triples] == [
+        ("Alice", None, "Vim"),
+        ("Alice", "city", "Paris"),
+    ]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "We talked about the roadmap.",
+        "The weather is nice and it is sunny",
+        "Alice thinks it is fine",
+        "what editor does Alice use?",
+        "",
+    ],
+)
+def test_plain_notes_state_no_fact(text: str) -> None:
+    assert extract_facts(text) == []
+
+
+def test_dependencies_give_entities_not_a_current_value() -> None:
+    found = extract("svc-a depends on svc-b.")
+    assert found.triples == [] and found.entities == ["svc-a", "svc-b"]
+
+
+@pytest.mark.parametrize(
+    ("name", "normal"),
+    [
+        ("Primary Databases", "primary_database"),
+        ("primaryDatabase", "primary_database"),
+        ("the deploy-tool", "deploy_tool"),
+        ("my cities", "city"),
+        ("OS", "os"),
+    ],
+)
+def test_relation_names_are_snake_case_and_singular(name: str, normal: str) -> None:
+    assert normalize_relation(name) == normal
+
+
+def test_lexical_similarity_orders_the_cues() -> None:
+    same = lexical_similarity("main db", "primary database")
+    nested = lexical_similarity("editor", "code editor")
+    different_kind = lexical_similarity("home city", "birth city")
+    unrelated = lexical_similarity("editor", "city")
+    assert same > nested > different_kind > unrelated == 0.0
+    assert lexical_similarity("os", "operating system") == 1.0  # an abbreviation spelled out

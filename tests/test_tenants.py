@@ -1,0 +1,185 @@
+"""Tenant isolation: with beta's token, every REST route and every MCP tool (over HTTP) neither
+reads nor changes anything of alpha's. Each case checks that alpha's ids and secret word never
+appear in beta's answer, that alpha's export is byte-identical afterwards, and the status."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+import pytest
+
+from mnemex import MemoryStore
+from mnemex.interfaces.http import create_app
+from mnemex.interfaces.http.routes import ENDPOINTS
+from mnemex.interfaces.mcp import TOOLS
+from tests.clients import ANALYSIS, LEDGER, call, mcp_http, needs, rest
+from tests.conftest import FakeClock
+
+pytestmark = pytest.mark.anyio
+SECRET = "alphasecret"
+
+
+@pytest.fixture
+def anyio_backend() -> str:
+    return "asyncio"
+
+
+@dataclass
+class World:
+    """A store with alpha's data, and beta's token."""
+
+    store: MemoryStore
+    alpha: MemoryStore
+    beta_token: str
+    ids: dict[str, str] = field(default_factory=dict)
+
+    def leaks(self, answer: str, asked: str) -> list[str]:
+        """Alpha's ids and secret word found in `answer` that beta did not send itself."""
+        return [m for m in (SECRET, *self.ids.values()) if m in answer and m not in asked]
+
+
+@pytest.fixture
+def world(mem_store: MemoryStore, clock: FakeClock) -> Iterator[World]:
+    alpha = mem_store.for_tenant("alpha")
+    saved = alpha.save(
+        f"{SECRET}: the launch codes are in the blue binder", entities=["AlphaCorp"], tags=["ops"]
+    )
+    alpha.save(f"{SECRET} payroll runs on the 25th", tags=["ops"])
+    relation = alpha.relate("AlphaCorp", "AlphaPartner", "supplies")
+    ids = {"memory": saved.id, "relation": relation.id}
+    entity = alpha.graph("AlphaCorp", depth=1).nodes[0]
+    ids["entity"] = entity.id
+    if hasattr(MemoryStore, "facts"):
+        alpha.save(f"{SECRET} Dana is CEO", subject="AlphaCorp", relation="ceo", value="Dana")
+        reviews = alpha.reviews(limit=1)  # type: ignore[attr-defined]
+        ids["review"] = reviews[0].id if reviews else "rev_none"
+    clock.advance(days=400)  # alpha's memories have faded: a hard gc would take them
+    _, secret = mem_store.tokens.create("beta")
+    yield World(mem_store, alpha, secret, ids)
+
+
+def alpha_export(world: World) -> list[str]:
+    return list(world.alpha.export())
+
+
+# (method, path, request, status, methods needed) for beta; "{id}" is one of alpha's ids.
+REST_CASES: list[tuple[str, str, dict[str, Any], int, tuple[str, ...]]] = [
+    ("POST", "/v1/memories", {"json": {"content": "beta note"}}, 201, ()),
+    ("POST", "/v1/memories/batch", {"json": {"items": [{"content": "b1"}]}}, 201, ()),
+    ("GET", "/v1/memories", {"params": {"limit": 100}}, 200, ()),
+    ("GET", "/v1/memories/{id}", {}, 404, ()),
+    ("PATCH", "/v1/memories/{id}", {"json": {"content": "hijacked"}}, 404, ()),
+    ("DELETE", "/v1/memories/{id}", {"params": {"hard": "true"}}, 404, ()),
+    ("POST", "/v1/restore/{id}", {}, 404, ()),
+    ("POST", "/v1/search", {"json": {"query": f"{SECRET} launch codes"}}, 200, ()),
+    ("POST", "/v1/recall", {"json": {"prompt": f"{SECRET} payroll"}}, 200, ()),
+    ("POST", "/v1/analyze", {"json": {"message": f"{SECRET} payroll runs"}}, 200, ANALYSIS),
+    ("GET", "/v1/profile", {}, 200, LEDGER),
+    ("GET", "/v1/facts", {"params": {"subject": "AlphaCorp"}}, 200, LEDGER),
+    ("GET", "/v1/timeline", {"params": {"subject": "AlphaCorp"}}, 200, LEDGER),
+    ("GET", "/v1/reviews", {"params": {"status": "open"}}, 200, LEDGER),
+    ("POST", "/v1/reviews/{id}", {"json": {"decision": "reject"}}, 404, LEDGER),
+    ("GET", "/v1/graph", {"params": {"entity": "AlphaCorp"}}, 404, ()),
+    ("GET", "/v1/entities", {}, 200, ()),
+    ("POST", "/v1/entities", {"json": {"entities": [{"name": "AlphaCorp"}]}}, 200, ()),
+    ("GET", "/v1/decay/status", {}, 200, ()),
+    ("POST", "/v1/decay/run", {"json": {"dry_run": False, "hard": True}}, 200, ()),
+    ("GET", "/v1/stats", {}, 200, ()),
+    ("GET", "/v1/export", {}, 200, ()),
+]
+
+
+def test_every_route_has_an_isolation_case() -> None:
+    covered = {(method, path) for method, path, *_ in REST_CASES}
+    assert covered == {(endpoint.method, endpoint.path) for endpoint in ENDPOINTS}
+
+
+@pytest.mark.parametrize(
+    ("method", "path", "request_", "status"),
+    [
+        pytest.param(m, p, r, s, id=f"{m} {p}", marks=needs(*methods))
+        for m, p, r, s, methods in REST_CASES
+    ],
+)
+async def test_rest_route_stays_in_its_tenant(
+    world: World, method: str, path: str, request_: dict[str, Any], status: int
+) -> None:
+    before = alpha_export(world)
+    app = create_app(world.store, mcp=False, require_token=True)
+    async with rest(app, token=world.beta_token) as beta:
+        url = path.replace("{id}", world.ids["review" if "reviews" in path else "memory"])
+        response = await beta.request(method, url, **request_)
+        assert response.status_code == status, response.text
+        assert world.leaks(response.text, f"{url} {request_}") == []
+        seen = await beta.post("/v1/search", json={"query": SECRET, "k": 100})
+        assert seen.status_code == 200 and world.leaks(seen.text, "") == []
+    assert alpha_export(world) == before
+
+
+# tool -> (arguments for beta, whether it must fail, methods it needs)
+TOOL_CASES: dict[str, tuple[dict[str, Any], bool, tuple[str, ...]]] = {
+    "save_memory": ({"content": "beta note"}, False, ()),
+    "search_memory": ({"query": f"{SECRET} launch codes"}, False, ()),
+    "recall": ({"prompt": f"{SECRET} payroll"}, False, ()),
+    "analyze_message": ({"message": f"{SECRET} payroll runs"}, False, ANALYSIS),
+    "analyze_for_recall": ({"message": f"what about {SECRET}?"}, False, ANALYSIS),
+    "open_memories": ({"memory_ids": ["{memory}"]}, False, ()),
+    "touch_memory": ({"memory_id": "{memory}", "boost": True}, True, ()),
+    "observe_memory_usage": ({"memory_ids": ["{memory}"]}, True, ()),
+    "forget_memory": ({"memory_id": "{memory}", "hard": True}, True, ()),
+    "restore_memory": ({"memory_id": "{memory}"}, True, ()),
+    "create_relation": (
+        {"from_entity": "AlphaCorp", "to_entity": "AlphaPartner", "relation_type": "supplies"},
+        False,
+        (),
+    ),
+    "read_graph": ({}, False, ()),
+    "query_graph": ({"entity": "AlphaCorp"}, True, ()),
+    "get_profile": ({}, False, LEDGER),
+    "get_facts": ({"subject": "AlphaCorp", "include_history": True}, False, LEDGER),
+    "timeline": ({"subject": "AlphaCorp"}, False, LEDGER),
+    "review_queue": ({}, False, LEDGER),
+    "resolve_review": ({"review_id": "{review}", "decision": "approve"}, True, LEDGER),
+    "gc": ({"dry_run": False, "hard": True}, False, ()),
+    "promote_memory": ({"memory_id": "{memory}", "dry_run": False}, True, ()),
+    "cluster_memories": ({"threshold": 0.1}, False, ()),
+    "consolidate_memories": ({"cluster_id": "clu_none", "dry_run": False}, True, ()),
+    "memory_stats": ({}, False, ()),
+}
+
+
+def test_every_tool_has_an_isolation_case() -> None:
+    assert set(TOOL_CASES) == set(TOOLS)
+
+
+def _filled(value: Any, ids: dict[str, str]) -> Any:
+    if isinstance(value, str):
+        return value.format(**ids)
+    if isinstance(value, list):
+        return [_filled(item, ids) for item in value]
+    if isinstance(value, dict):
+        return {key: _filled(item, ids) for key, item in value.items()}
+    return value
+
+
+@pytest.mark.parametrize(
+    ("tool", "arguments", "fails"),
+    [pytest.param(t, a, f, id=t, marks=needs(*m)) for t, (a, f, m) in TOOL_CASES.items()],
+)
+async def test_mcp_tool_stays_in_its_tenant(
+    world: World, tool: str, arguments: dict[str, Any], fails: bool
+) -> None:
+    before = alpha_export(world)
+    app = create_app(world.store, require_token=True)
+    async with mcp_http(app, token=world.beta_token) as beta:
+        asked = _filled(arguments, world.ids)
+        data, failed = await call(beta, tool, **asked)
+        assert failed == fails, data
+        if fails:
+            assert data["error"]["code"] == "not_found"
+        assert world.leaks(str(data), str(asked)) == []
+        seen, failed = await call(beta, "search_memory", query=SECRET, k=100)
+        assert not failed and world.leaks(str(seen), "") == []
+    assert alpha_export(world) == before
