@@ -102,8 +102,8 @@ def test_touch_counts_a_use_and_boost_is_capped(store: MemoryStore, clock: FakeC
 def test_observe_reinforces_and_cross_domain_use_adds_strength(
     store: MemoryStore, clock: FakeClock
 ) -> None:
-    same = store.save("Use ruff for linting", tags=["python", "tooling"])
-    other = store.save("The office plant needs water", tags=["office"])
+    same = store.save("Use ruff for linting", tags=["python", "tooling"], strength=1.0)
+    other = store.save("The office plant needs water", tags=["office"], strength=1.0)
     clock.advance(days=1)
     observed = store.observe([same.id, other.id], context=["python", "tooling", "ci"])
     by_id = {m.id: m for m in observed}

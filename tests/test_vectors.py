@@ -37,18 +37,19 @@ def test_meaning_finds_a_memory_with_no_shared_word(mem_store: MemoryStore) -> N
 def test_unchanged_text_is_never_embedded_twice(
     mem_store: MemoryStore, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    calls: list[int] = []
+    calls: list[str] = []
     original = MiniLMEmbedder.embed
 
     def counting(self: MiniLMEmbedder, texts: list[str]) -> np.ndarray:
-        calls.append(len(texts))
+        calls.extend(texts)
         return original(self, texts)
 
     monkeypatch.setattr(MiniLMEmbedder, "embed", counting)
     saved = mem_store.save("a sentence embedded once")
     mem_store.save("a sentence embedded once")  # same hash: reuses the stored vector
     mem_store.update(saved.id, tags=["x"])  # no content change: no embedding
-    assert calls == [1]
+    # (save enrichment may embed other texts: tag candidates, never the content again)
+    assert calls.count("a sentence embedded once") == 1
 
 
 def test_forget_and_update_reach_the_vector_channel(mem_store: MemoryStore) -> None:

@@ -61,6 +61,24 @@ class Settings:
     lexical_candidates: int = 100
     common_term_df: float = 0.2  # query terms in more than this share of memories are dropped
 
+    # Conversational activation (analysis/): every component can be switched off.
+    analysis_enrich: bool = True  # save() fills entities, tags and strength left out
+    analysis_phrases: bool = True
+    analysis_entities: bool = True
+    analysis_spacy: bool = True  # off: pattern-only entities
+    analysis_intent: bool = True
+    analysis_importance: bool = True
+    analysis_tags: bool = True
+    analysis_relations: bool = True
+    analysis_dedup: bool = True
+    analysis_context: bool = True
+    analysis_save_threshold: float = 0.6  # SHOULD_SAVE when a save intent is at least this likely
+    analysis_recall_threshold: float = 0.6  # SHOULD_SEARCH when RECALL_INFO is at least this likely
+    analysis_context_turns: int = 8  # messages kept per session id
+    analysis_batch_limit: int = 64  # save_many batches larger than this are not enriched
+    dedup_merge: float = 0.9
+    dedup_review: float = 0.85
+
     # Fact ledger (temporal/). Relation-name mapping thresholds: calibrated on the labelled pairs
     # of eval/relation_pairs.py (`mnemex eval relations`, figures in the README).
     ledger_extract: bool = True  # unkeyed saves extract (subject, relation, value) statements
@@ -152,6 +170,13 @@ def _validated(settings: Settings) -> Settings:
         raise InvalidInputError("fast_weight", "must be within [0, 1]", limit=1)
     if not 0 <= settings.temporal_weight <= 1:
         raise InvalidInputError("temporal_weight", "must be within [0, 1]", limit=1)
+    for name in ("analysis_save_threshold", "analysis_recall_threshold", "dedup_review"):
+        if not 0 <= getattr(settings, name) <= 1:
+            raise InvalidInputError(name, "must be within [0, 1]", limit=1)
+    if not settings.dedup_review <= settings.dedup_merge <= 1:
+        raise InvalidInputError("dedup_merge", "must be within [dedup_review, 1]", limit=1)
+    if settings.analysis_context_turns < 1:
+        raise InvalidInputError("analysis_context_turns", "must be at least 1", limit=1)
     if not 0 <= settings.review_blend <= 0.5:
         raise InvalidInputError("review_blend", "must be within [0, 0.5]", limit=0.5)
     if not 0 <= settings.relation_review_threshold <= settings.relation_auto_threshold <= 1:

@@ -213,6 +213,9 @@ class Analysis:
     relations: list[dict[str, Any]] = field(default_factory=list)
     duplicate_of: str | None = None
     reasoning: str = ""
+    duplicate_score: float | None = None
+    intent_model: str = "none"  # "embed" | "lexical" | "none": which classifier answered
+    errors: list[str] = field(default_factory=list)  # components that failed (and were skipped)
 
 
 @dataclass(slots=True)

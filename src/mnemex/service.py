@@ -11,6 +11,8 @@ from types import TracebackType
 from typing import Any
 
 from mnemex import limits
+from mnemex.analysis import enrich
+from mnemex.analysis.analyze import Analyzer, EmbedFn
 from mnemex.clock import MICROS_PER_DAY, Clock, parse_time, system_clock, to_micros
 from mnemex.config import Settings
 from mnemex.errors import InvalidInputError, NotFoundError
@@ -23,6 +25,7 @@ from mnemex.lifecycle.consolidate import merge_text, union
 from mnemex.limits import content_hash
 from mnemex.models import (
     LIVE_STATUSES,
+    Analysis,
     Cluster,
     ConsolidateResult,
     Entity,
@@ -41,7 +44,7 @@ from mnemex.models import (
     new_id,
 )
 from mnemex.retrieval import lexical
-from mnemex.retrieval.embed import Embedder, load_embedder, to_bytes
+from mnemex.retrieval.embed import Embedder, from_bytes, load_embedder, to_bytes
 from mnemex.retrieval.search import SearchRequest, run_search
 from mnemex.retrieval.vector import VectorIndex
 from mnemex.store import jsonl
@@ -81,7 +84,7 @@ class Draft:
     content: str
     tags: list[str]
     entities: list[str]
-    strength: float
+    strength: float | None  # None: left out (enrichment or the 1.0 default fills it)
     source: str | None
     context: str | None
     meta: dict[str, Any]
@@ -92,6 +95,7 @@ class Draft:
     skip_duplicate: bool
     content_hash: str
     enrichment: dict[str, Any] = field(default_factory=dict)
+    given: frozenset[str] = frozenset()  # optional fields the caller supplied
 
 
 class Engine:
@@ -107,6 +111,12 @@ class Engine:
         self.tokens = TokenRegistry(backend, clock)
         self._vectors: dict[str, VectorIndex] = {}
         load_embedder(settings.embed_model)  # an unknown model name fails here, at open
+        self.analyzer = Analyzer(settings, self._analysis_embed)
+
+    def _analysis_embed(self) -> EmbedFn | None:
+        """The embedding function analysis uses (None for a lexical-only engine)."""
+        embedder = self.embedder
+        return None if embedder is None else embedder.embed
 
     @property
     def embedder(self) -> Embedder | None:
@@ -233,7 +243,7 @@ class MemoryStore:
             entities=limits.check_entities(
                 item.get("entities"), settings, f"{field_prefix}entities"
             ),
-            strength=1.0
+            strength=None
             if strength is None
             else limits.check_strength(strength, f"{field_prefix}strength"),
             source=limits.check_optional_text(item.get("source"), f"{field_prefix}source", 500),
@@ -249,6 +259,7 @@ class MemoryStore:
             value=limits.check_optional_text(key_parts[2], f"{field_prefix}value", 2_000),
             skip_duplicate=bool(item.get("skip_duplicate", False)),
             content_hash=limits.content_hash(content),
+            given=frozenset(k for k in ("tags", "entities", "strength") if item.get(k) is not None),
         )
 
     def _write_draft(
@@ -282,7 +293,7 @@ class MemoryStore:
             content_hash=draft.content_hash,
             tags=draft.tags,
             entities=draft.entities,
-            strength=draft.strength,
+            strength=1.0 if draft.strength is None else draft.strength,
             source=draft.source,
             context=draft.context,
             meta=draft.meta,
@@ -298,6 +309,10 @@ class MemoryStore:
         tx.insert_memory(memory)
         self._store_vector(tx, memory.id, draft.content_hash, vector)
         self._link_entities(tx, memory.id, draft.entities, now_us)
+        if draft.enrichment:
+            enrich.apply(
+                tx, memory.id, draft.enrichment, now, self.tenant, exact_duplicate=bool(duplicates)
+            )
         tx.log_event("save", now_us, memory.id, {"hash": draft.content_hash[:16]})
         result = SaveResult(id=memory.id, memory=self._scored(memory, now_us))
         if duplicates:
@@ -312,8 +327,9 @@ class MemoryStore:
         if result.superseded:
             result.action = "superseded"
         result.enrichment = {**draft.enrichment, **ingest.enrichment(plan, outcomes)}
-        if extra:
-            result.enrichment["entities"] = extra
+        if extra:  # names the ledger found, beside those analysis filled in
+            filled = result.enrichment.get("entities", [])
+            result.enrichment["entities"] = list(dict.fromkeys([*filled, *extra]))
         return result
 
     def _restated(self, tx: Tx, fact: Fact, now: datetime) -> SaveResult:
@@ -395,6 +411,7 @@ class MemoryStore:
             vectors = self.engine.vectors_for(
                 tx, [d.content for d in drafts], [d.content_hash for d in drafts]
             )
+        self._enrich(drafts, vectors)
         now = self.now()
         with self._write() as tx:
             results = [
@@ -402,6 +419,56 @@ class MemoryStore:
                 for draft, vector in zip(drafts, vectors, strict=True)
             ]
         return results
+
+    def _store_reader(self) -> enrich.StoreReader:
+        engine = self.engine
+        return enrich.StoreReader(
+            self.tenant, self._read, engine.embedder, engine.vector_index(self.tenant)
+        )
+
+    def _enrich(self, drafts: Sequence[Draft], vectors: Sequence[bytes | None]) -> None:
+        """Fill left-out entities, tags and strength (analysis/enrich.py), before any write."""
+        settings = self.settings
+        embedder = self.engine.embedder
+        if not settings.analysis_enrich or len(drafts) > settings.analysis_batch_limit:
+            return
+        view = self._store_reader()
+        for draft, blob in zip(drafts, vectors, strict=True):
+            if draft.given != {"tags", "entities", "strength"}:
+                vector = (
+                    None if blob is None or embedder is None else from_bytes(blob, embedder.dim)
+                )
+                enrich.enrich(self.engine.analyzer, draft, view, settings, vector)
+
+    def analyze(
+        self,
+        message: str,
+        *,
+        context: str | Sequence[str] | None = None,
+        session_id: str | None = None,
+    ) -> Analysis:
+        """What a message asks for (save, search, nothing) and what is worth keeping from it."""
+        settings = self.settings
+        text = limits.check_text(message, "message", settings.max_content_chars)
+        checked = limits.check_optional_text(session_id, "session_id", 200)
+        session = None if checked is None else f"{self.tenant}\x00{checked}"  # per tenant
+        if isinstance(context, str):
+            context = limits.check_text(
+                context, "context", settings.max_content_chars, allow_empty=True
+            )
+        elif context is not None:
+            context = [
+                limits.check_text(
+                    item, f"context[{i}]", settings.max_content_chars, allow_empty=True
+                )
+                for i, item in enumerate(context)
+            ]
+        analyzer = self.engine.analyzer
+        findings = analyzer.run(
+            text, turns=analyzer.turns(session, context), view=self._store_reader()
+        )
+        analyzer.remember_turn(session, findings, text)
+        return findings.analysis
 
     def get(self, memory_id: str) -> Memory:
         """One memory by id (any status), with its score as of now."""

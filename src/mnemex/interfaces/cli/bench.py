@@ -96,4 +96,40 @@ def eval_relations(
     emit(result, as_json, lambda r: rows_table(r, "mnemex eval relations"))
 
 
+@eval_app.command("activation")
+def eval_activation(
+    embed_model: str = typer.Option("minilm-int8", help='Embedding model, or "none".'),
+    as_json: bool = JSON_OPTION,
+) -> None:
+    """Explicit save/recall detection, intent accuracy, duplicate checks and analyze latency."""
+    from mnemex.eval import activation
+
+    report = activation.run(embed_model=embed_model)
+    emit(report, as_json, _activation_table)
+
+
+def _activation_table(report: dict[str, Any]) -> None:
+    intent = report["intent"]
+    rows = [
+        {"figure": "explicit save requests detected", "value": report["explicit_save_recall"]},
+        {"figure": "recall requests detected", "value": report["recall_request_recall"]},
+        {"figure": "MUST_SAVE false positives", "value": report["must_save_false_positive_rate"]},
+        {"figure": "intent accuracy", "value": intent["accuracy"]},
+        {"figure": "intent lowest class recall", "value": intent["min_class_recall"]},
+        {
+            "figure": "intent accuracy (lexical)",
+            "value": report["intent_lexical_fallback"]["accuracy"],
+        },
+        {
+            "figure": "dedup false positives (test)",
+            "value": report["dedup"]["test"]["false_positive_rate"],
+        },
+        *({"figure": name, "value": value} for name, value in report["latency_ms"].items()),
+    ]
+    title = f"mnemex eval activation ({report['messages']} messages, load {report['load_average']})"
+    rows_table(rows, title)
+    classes = [{"intent": name, **figures} for name, figures in intent["per_class"].items()]
+    rows_table(classes, "intent per class (held-out test set)")
+
+
 del command

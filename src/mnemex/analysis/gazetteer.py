@@ -1,0 +1,87 @@
+"""Names spaCy's small model mislabels or misses: technologies, products and companies.
+
+Each entry maps a surface form to (canonical name, label). Forms that are also common English words
+("linear", "swift", "rust", "go") only match when capitalised, so "go with option B" stays a verb.
+"""
+
+from __future__ import annotations
+
+TECH = "TECH"
+ORG = "ORG"
+PRODUCT = "PRODUCT"
+
+_TECH = """
+Python|TypeScript|JavaScript|Java|Kotlin|Ruby|PHP|C++|C#|Haskell|Elixir|Erlang|Scala|Clojure|
+Golang|Perl|Lua|Julia|Fortran|COBOL|Dart|Zig|OCaml|SQL|GraphQL|HTML|CSS|Bash|PowerShell|
+React|Vue|Svelte|SvelteKit|Angular|Django|Flask|FastAPI|Rails|Ruby on Rails|Laravel|Next.js|
+Nuxt|Node.js|Deno|Bun|Express.js|jQuery|Tailwind|Bootstrap|PyTorch|TensorFlow|Keras|NumPy|
+pandas|scikit-learn|spaCy|Hugging Face|LangChain|Pydantic|SQLAlchemy|Celery|pytest|unittest|
+Jest|Playwright|Selenium|Cypress|webpack|Vite|Babel|ESLint|Prettier|ruff|mypy|Black|Poetry|
+pip|npm|pnpm|Yarn|Cargo|Maven|Gradle|PostgreSQL|MySQL|MariaDB|SQLite|MongoDB|Redis|Memcached|
+Elasticsearch|OpenSearch|Cassandra|DynamoDB|CockroachDB|ClickHouse|Snowflake|BigQuery|
+Kafka|RabbitMQ|NATS|Docker|Kubernetes|Helm|Terraform|Pulumi|Ansible|Nginx|Apache Kafka|
+Linux|Ubuntu|Debian|Fedora|Arch Linux|macOS|Windows|FreeBSD|Git|GitHub|GitLab|Bitbucket|
+Jenkins|CircleCI|GitHub Actions|Travis CI|Vim|Neovim|Emacs|VS Code|IntelliJ|PyCharm|
+WebStorm|Xcode|Android Studio|Jupyter|Grafana|Prometheus|Datadog|Sentry|Kibana|Airflow|
+Spark|Hadoop|dbt|Tableau|Excel|Jira|Confluence|Notion|Figma|Sketch|Trello|Asana|Obsidian|
+Postman|Heroku|Vercel|Netlify|Cloudflare|AWS|GCP|Azure|EC2|S3|Lambda|ONNX|LLVM|WebAssembly|
+OAuth|JWT|REST|gRPC|Protobuf|JSON|YAML|TOML|Markdown|LaTeX|CUDA|OpenGL|Vulkan|Unity|Unreal
+"""
+_TECH_CASED = "Go|Rust|Swift|Linear|Helix|Spring|Express|Slack|Zoom|Signal|Teams|Pulsar|R|C"
+_ORG = """
+Google|Microsoft|Apple|Amazon|Meta|Facebook|OpenAI|Anthropic|Stripe|Netflix|Spotify|Uber|
+Airbnb|IBM|Intel|AMD|Nvidia|Oracle|Salesforce|Adobe|Shopify|Atlassian|Mozilla|Red Hat|
+Canonical|DeepMind|Tesla|Samsung|Sony|Monzo|Revolut|Wise|Adyen|PayPal|Twitter|LinkedIn|
+Dropbox|Zalando|Booking.com|Mistral AI|Hugging Face Inc|Mixpanel|Twilio|SAP
+"""
+_PRODUCT = """
+iPhone|iPad|MacBook|Android|ChatGPT|Claude|Gemini|Copilot|GitHub Copilot|Kindle|PlayStation|
+Xbox|Nintendo Switch|WhatsApp|Telegram|Discord|Gmail|Outlook|Google Docs|Google Drive|
+Chrome|Firefox|Safari|Photoshop|Model 3|Model Y
+"""
+# Other spellings of the same thing: alias -> canonical.
+ALIASES = {
+    "postgres": "PostgreSQL",
+    "psql": "PostgreSQL",
+    "k8s": "Kubernetes",
+    "vscode": "VS Code",
+    "visual studio code": "VS Code",
+    "nodejs": "Node.js",
+    "nextjs": "Next.js",
+    "mongo": "MongoDB",
+    "nvim": "Neovim",
+    "sklearn": "scikit-learn",
+    "gh actions": "GitHub Actions",
+    "golang": "Go",
+}
+
+
+def ambiguous() -> frozenset[str]:
+    """Names that are also common words; skipped at the start of a sentence ("Go with B")."""
+    return frozenset(_split(_TECH_CASED)) | {"Wise", "Meta", "Apple", "Amazon", "Claude"}
+
+
+def _split(block: str) -> list[str]:
+    return [item.strip() for item in block.replace("\n", "").split("|") if item.strip()]
+
+
+def entries() -> list[tuple[str, str, str, bool]]:
+    """(surface form, canonical name, label, case-sensitive) for every gazetteer name."""
+    rows: list[tuple[str, str, str, bool]] = []
+    for name in _split(_TECH):
+        rows.append((name, name, TECH, False))
+    for name in _split(_TECH_CASED):
+        rows.append((name, name, TECH, True))
+    for name in _split(_ORG):
+        rows.append((name, name, ORG, name in {"Wise", "Meta", "Apple", "Amazon"}))
+    for name in _split(_PRODUCT):
+        rows.append((name, name, PRODUCT, name in {"Claude", "Gemini", "Chrome", "Safari"}))
+    for alias, canonical in ALIASES.items():
+        label = next((row[2] for row in rows if row[1] == canonical), TECH)
+        rows.append((alias, canonical, label, False))
+    return rows
+
+
+def canonical_map() -> dict[str, tuple[str, str]]:
+    """casefolded surface form -> (canonical name, label)."""
+    return {form.casefold(): (canonical, label) for form, canonical, label, _ in entries()}

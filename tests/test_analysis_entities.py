@@ -1,0 +1,77 @@
+"""Entity extraction: spaCy + ruler, value patterns, the pattern-only fallback, store linking."""
+
+from __future__ import annotations
+
+import pytest
+
+from mnemex import MemoryStore
+from mnemex.analysis import entities
+
+
+def _named(text: str, *, use_spacy: bool = True) -> dict[str, str]:
+    return {m.text: m.label for m in entities.extract(text, use_spacy=use_spacy) if m.named}
+
+
+def test_ruler_fixes_tech_names_spacy_mislabels() -> None:
+    found = _named("We decided to use TypeScript and postgres for the Mnemex project")
+    assert found["TypeScript"] == "TECH"
+    assert found["PostgreSQL"] == "TECH"  # alias -> canonical name
+
+
+def test_people_and_organisations() -> None:
+    found = _named("Remember that Dell is a developer with 15 years experience at Google.")
+    assert "Dell" in found and found["Google"] == "ORG"
+    assert not {"Developer", "15 Years Experience", "15 years"} & set(found)
+
+
+def test_value_patterns() -> None:
+    text = (
+        "Mail bob@example.com, see https://example.com/docs, v2.3.1 on 10.0.4.12 since 2025-01-04"
+    )
+    labels = {m.label: m.text for m in entities.extract(text)}
+    assert labels["EMAIL"] == "bob@example.com"
+    assert labels["URL"] == "https://example.com/docs"
+    assert labels["VERSION"] == "v2.3.1"
+    assert labels["IP"] == "10.0.4.12"
+    assert labels["DATE"] == "2025-01-04"
+
+
+def test_mentions_are_deduplicated_case_insensitively() -> None:
+    names = [m.text for m in entities.extract("Python is great. I love python and PYTHON.")]
+    assert names.count("Python") == 1
+
+
+def test_common_words_opening_a_sentence_are_not_tech_names() -> None:
+    found = [
+        m for m in entities.extract("Go with option B. We write Go at work.") if m.text == "Go"
+    ]
+    assert len(found) == 1 and found[0].start > 10
+
+
+def test_pattern_only_fallback_when_spacy_is_missing(monkeypatch: pytest.MonkeyPatch) -> None:
+    def missing() -> None:
+        raise ImportError("No module named 'spacy'")
+
+    monkeypatch.setattr(entities, "_pipeline", missing)
+    assert entities.load_spacy() is None
+    found = _named("Yesterday Alice moved the billing service to Kubernetes at Microsoft")
+    assert found["Kubernetes"] == "TECH" and found["Microsoft"] == "ORG"
+    assert "Alice" in found  # a capitalised name, found without NER
+    assert "Yesterday" not in found
+
+
+def test_fallback_is_used_when_the_setting_turns_spacy_off() -> None:
+    found = entities.extract("Priya works at Stripe", use_spacy=False)
+    assert {m.source for m in found} <= {"pattern", "ruler", "fallback"}
+    assert {m.text for m in found} == {"Priya", "Stripe"}
+
+
+def test_linking_uses_stored_names_aliases_and_ignores_case(mem_store: MemoryStore) -> None:
+    mem_store.save("kickoff", entities=["Project Falcon"], tags=[], strength=1.0)
+    with mem_store.backend.write(mem_store.tenant) as tx:
+        entity = tx.find_entity("project falcon")
+        assert entity is not None
+        tx.add_alias(entity.id, "Falcon")
+    analysis = mem_store.analyze("the falcon launch slipped a week")
+    linked = [e for e in analysis.entities if e["entity_id"] == entity.id]
+    assert linked and linked[0]["text"] == "Project Falcon"

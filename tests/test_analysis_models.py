@@ -1,0 +1,65 @@
+"""Intent classifier and importance scorer."""
+
+from __future__ import annotations
+
+import math
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from mnemex.analysis import importance, intent
+from mnemex.analysis.phrases import Phrases, detect
+from mnemex.retrieval.embed import load_embedder
+
+
+def test_shipped_model_loads_with_every_intent() -> None:
+    labels, models, meta = intent.load()
+    assert labels == list(intent.INTENTS)
+    assert set(models) == {"embed", "lexical"}
+    assert meta["examples"] >= 2000
+
+
+def test_probabilities_are_a_distribution_for_both_models() -> None:
+    embedder = load_embedder("minilm-int8")
+    assert embedder is not None
+    text = "We decided to move the API to Rust"
+    for vector in (None, embedder.embed([text])[0]):
+        guess = intent.predict(text, vector)
+        assert math.isclose(sum(guess.probabilities.values()), 1.0, abs_tol=1e-3)
+        assert guess.confidence == max(guess.probabilities.values()) or math.isclose(
+            guess.confidence, max(guess.probabilities.values()), abs_tol=1e-4
+        )
+        assert guess.intent == "SAVE_DECISION"
+
+
+def test_clear_cases_of_each_intent() -> None:
+    embedder = load_embedder("minilm-int8")
+    assert embedder is not None
+    cases = {
+        "I can't stand cold showers": "SAVE_PREFERENCE",
+        "Hi! How are you?": "GREETING",
+        "What is the boiling point of water?": "QUESTION",
+        "Do you remember which hotel I booked?": "RECALL_INFO",
+    }
+    vectors = embedder.embed(list(cases))
+    for (text, expected), vector in zip(cases.items(), vectors, strict=True):
+        assert intent.predict(text, vector).intent == expected
+
+
+def test_strength_from_intent_base_and_strongest_keyword() -> None:
+    plain = Phrases()
+    assert importance.strength("SAVE_DECISION", plain) == 1.3
+    assert importance.strength("SAVE_PREFERENCE", plain) == 1.1
+    assert importance.strength("SAVE_FACT", plain) == 1.0
+    assert importance.strength("GREETING", plain) == 1.0
+    critical = detect("critical and important: remember the prod password rotates")
+    assert importance.strength("SAVE_DECISION", critical) == 1.8  # 1.3 + strongest (0.5)
+    assert importance.strength("SAVE_FACT", detect("not important: the cafe closes at 5")) == 0.7
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.text(max_size=200), st.sampled_from([*intent.INTENTS, "NONE"]))
+def test_strength_is_clamped_and_deterministic(text: str, kind: str) -> None:
+    first = importance.strength(kind, detect(text))
+    assert 0.0 <= first <= 2.0
+    assert importance.strength(kind, detect(text)) == first
