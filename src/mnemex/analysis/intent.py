@@ -100,6 +100,10 @@ def predict(text: str, vector: Matrix | None = None) -> Prediction:
     """Intent probabilities of one message; `vector` is its sentence embedding, if any."""
     labels, models, _ = load()
     name, row = featurize(text, vector)
+    if row.shape[0] != models[name].w.shape[0]:
+        # A vector from another embedding model (a plug-in, a test double): the shipped weights
+        # were trained on MiniLM, so fall back to the lexical model rather than fail.
+        name, row = featurize(text, None)
     probs = models[name].probabilities(row[None, :])[0]
     best = int(np.argmax(probs))
     table = {label: round(float(p), 4) for label, p in zip(labels, probs, strict=True)}
