@@ -9,25 +9,11 @@ from typing import Any
 
 import httpx
 import httpx2
-import pytest
 from mcp import Client
 from mcp.client.streamable_http import streamable_http_client
 from starlette.applications import Starlette
 
-from mnemex import MemoryStore
-
 BASE = "http://127.0.0.1:8765"
-LEDGER = ("facts", "profile", "timeline", "reviews", "resolve_review")
-ANALYSIS = ("analyze",)
-
-
-def needs(*methods: str) -> pytest.MarkDecorator:
-    """Skip until the track that adds these MemoryStore methods is merged (then remove it)."""
-    missing = [name for name in methods if not hasattr(MemoryStore, name)]
-    return pytest.mark.skipif(
-        bool(missing),
-        reason=f"MemoryStore.{', '.join(missing)} lands with the ledger/analysis tracks",
-    )
 
 
 @asynccontextmanager

@@ -15,7 +15,6 @@ import pytest
 from mnemex import MemoryStore, ModelUnavailableError
 from mnemex.interfaces.hooks import MemoryHarness
 from mnemex.interfaces.hooks.openai_compat import chat_completion
-from tests.clients import ANALYSIS, needs
 
 
 class EchoLLM:
@@ -49,7 +48,6 @@ def test_a_non_string_reply_is_an_error(mem_store: MemoryStore) -> None:
         harness("hello there")
 
 
-@needs(*ANALYSIS)
 def test_the_harness_saves_what_analysis_recommends(mem_store: MemoryStore) -> None:
     harness = MemoryHarness(EchoLLM(), mem_store)
     harness("Remember that my flight to Lisbon leaves on May 3rd")

@@ -26,7 +26,6 @@ from mnemex.interfaces.hooks.claude_code import (
     within,
 )
 from mnemex.interfaces.hooks.turn import is_trivial, worth_saving
-from tests.clients import ANALYSIS, needs
 
 FIXTURES = Path(__file__).parent / "fixtures" / "claude_code"
 TRANSCRIPT = FIXTURES / "transcript.jsonl"
@@ -178,7 +177,6 @@ def test_stop_hook_does_not_rerun_when_claude_continues() -> None:
     assert backend.calls == []
 
 
-@needs(*ANALYSIS)
 def test_stop_hook_with_the_real_analyser(mem_store: MemoryStore) -> None:
     saved_id = on_stop(payload("stop.json"), LocalBackend(mem_store))
     assert saved_id is not None

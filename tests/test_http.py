@@ -10,7 +10,7 @@ import pytest
 from mnemex import MemoryStore
 from mnemex.interfaces.http import create_app, is_loopback
 from mnemex.interfaces.http.routes import ENDPOINTS
-from tests.clients import ANALYSIS, LEDGER, needs, rest
+from tests.clients import rest
 
 pytestmark = pytest.mark.anyio
 
@@ -212,7 +212,6 @@ def test_loopback_addresses() -> None:
     assert not any(is_loopback(h) for h in ("0.0.0.0", "192.168.1.4", "::", "example.org"))
 
 
-@needs(*LEDGER)
 async def test_ledger_routes(app: Any, mem_store: MemoryStore) -> None:
     mem_store.save("Omar uses Emacs", subject="Omar", relation="editor", value="Emacs")
     mem_store.save("Omar moved to Helix", subject="Omar", relation="editor", value="Helix")
@@ -233,7 +232,6 @@ async def test_ledger_routes(app: Any, mem_store: MemoryStore) -> None:
     assert_error(missing, 404, "not_found")
 
 
-@needs(*ANALYSIS)
 async def test_analyze_route(app: Any) -> None:
     async with rest(app) as client:
         analysis = await client.post(

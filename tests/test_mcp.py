@@ -10,7 +10,7 @@ from mcp import Client
 
 from mnemex import MemoryStore
 from mnemex.interfaces.mcp import INSTRUCTIONS, build_server
-from tests.clients import ANALYSIS, LEDGER, call, needs, ok
+from tests.clients import call, ok
 
 pytestmark = pytest.mark.anyio
 
@@ -172,7 +172,6 @@ async def test_errors_share_the_json_error_shape(server: Any) -> None:
     }
 
 
-@needs(*LEDGER)
 async def test_ledger_tools(server: Any, mem_store: MemoryStore) -> None:
     mem_store.save("Alice uses Vim", subject="Alice", relation="editor", value="Vim")
     mem_store.save("Alice uses Neovim now", subject="Alice", relation="editor", value="Neovim")
@@ -193,7 +192,6 @@ async def test_ledger_tools(server: Any, mem_store: MemoryStore) -> None:
     assert failed and error["error"]["code"] == "not_found"
 
 
-@needs(*ANALYSIS)
 async def test_analysis_tools(server: Any) -> None:
     async with Client(server) as client:
         keep = await ok(client, "analyze_message", message="Remember: I always deploy on Fridays")

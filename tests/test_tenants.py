@@ -14,7 +14,7 @@ from mnemex import MemoryStore
 from mnemex.interfaces.http import create_app
 from mnemex.interfaces.http.routes import ENDPOINTS
 from mnemex.interfaces.mcp import TOOLS
-from tests.clients import ANALYSIS, LEDGER, call, mcp_http, needs, rest
+from tests.clients import call, mcp_http, rest
 from tests.conftest import FakeClock
 
 pytestmark = pytest.mark.anyio
@@ -64,30 +64,30 @@ def alpha_export(world: World) -> list[str]:
     return list(world.alpha.export())
 
 
-# (method, path, request, status, methods needed) for beta; "{id}" is one of alpha's ids.
-REST_CASES: list[tuple[str, str, dict[str, Any], int, tuple[str, ...]]] = [
-    ("POST", "/v1/memories", {"json": {"content": "beta note"}}, 201, ()),
-    ("POST", "/v1/memories/batch", {"json": {"items": [{"content": "b1"}]}}, 201, ()),
-    ("GET", "/v1/memories", {"params": {"limit": 100}}, 200, ()),
-    ("GET", "/v1/memories/{id}", {}, 404, ()),
-    ("PATCH", "/v1/memories/{id}", {"json": {"content": "hijacked"}}, 404, ()),
-    ("DELETE", "/v1/memories/{id}", {"params": {"hard": "true"}}, 404, ()),
-    ("POST", "/v1/restore/{id}", {}, 404, ()),
-    ("POST", "/v1/search", {"json": {"query": f"{SECRET} launch codes"}}, 200, ()),
-    ("POST", "/v1/recall", {"json": {"prompt": f"{SECRET} payroll"}}, 200, ()),
-    ("POST", "/v1/analyze", {"json": {"message": f"{SECRET} payroll runs"}}, 200, ANALYSIS),
-    ("GET", "/v1/profile", {}, 200, LEDGER),
-    ("GET", "/v1/facts", {"params": {"subject": "AlphaCorp"}}, 200, LEDGER),
-    ("GET", "/v1/timeline", {"params": {"subject": "AlphaCorp"}}, 200, LEDGER),
-    ("GET", "/v1/reviews", {"params": {"status": "open"}}, 200, LEDGER),
-    ("POST", "/v1/reviews/{id}", {"json": {"decision": "reject"}}, 404, LEDGER),
-    ("GET", "/v1/graph", {"params": {"entity": "AlphaCorp"}}, 404, ()),
-    ("GET", "/v1/entities", {}, 200, ()),
-    ("POST", "/v1/entities", {"json": {"entities": [{"name": "AlphaCorp"}]}}, 200, ()),
-    ("GET", "/v1/decay/status", {}, 200, ()),
-    ("POST", "/v1/decay/run", {"json": {"dry_run": False, "hard": True}}, 200, ()),
-    ("GET", "/v1/stats", {}, 200, ()),
-    ("GET", "/v1/export", {}, 200, ()),
+# (method, path, request, status) for beta; "{id}" is one of alpha's ids.
+REST_CASES: list[tuple[str, str, dict[str, Any], int]] = [
+    ("POST", "/v1/memories", {"json": {"content": "beta note"}}, 201),
+    ("POST", "/v1/memories/batch", {"json": {"items": [{"content": "b1"}]}}, 201),
+    ("GET", "/v1/memories", {"params": {"limit": 100}}, 200),
+    ("GET", "/v1/memories/{id}", {}, 404),
+    ("PATCH", "/v1/memories/{id}", {"json": {"content": "hijacked"}}, 404),
+    ("DELETE", "/v1/memories/{id}", {"params": {"hard": "true"}}, 404),
+    ("POST", "/v1/restore/{id}", {}, 404),
+    ("POST", "/v1/search", {"json": {"query": f"{SECRET} launch codes"}}, 200),
+    ("POST", "/v1/recall", {"json": {"prompt": f"{SECRET} payroll"}}, 200),
+    ("POST", "/v1/analyze", {"json": {"message": f"{SECRET} payroll runs"}}, 200),
+    ("GET", "/v1/profile", {}, 200),
+    ("GET", "/v1/facts", {"params": {"subject": "AlphaCorp"}}, 200),
+    ("GET", "/v1/timeline", {"params": {"subject": "AlphaCorp"}}, 200),
+    ("GET", "/v1/reviews", {"params": {"status": "open"}}, 200),
+    ("POST", "/v1/reviews/{id}", {"json": {"decision": "reject"}}, 404),
+    ("GET", "/v1/graph", {"params": {"entity": "AlphaCorp"}}, 404),
+    ("GET", "/v1/entities", {}, 200),
+    ("POST", "/v1/entities", {"json": {"entities": [{"name": "AlphaCorp"}]}}, 200),
+    ("GET", "/v1/decay/status", {}, 200),
+    ("POST", "/v1/decay/run", {"json": {"dry_run": False, "hard": True}}, 200),
+    ("GET", "/v1/stats", {}, 200),
+    ("GET", "/v1/export", {}, 200),
 ]
 
 
@@ -98,10 +98,7 @@ def test_every_route_has_an_isolation_case() -> None:
 
 @pytest.mark.parametrize(
     ("method", "path", "request_", "status"),
-    [
-        pytest.param(m, p, r, s, id=f"{m} {p}", marks=needs(*methods))
-        for m, p, r, s, methods in REST_CASES
-    ],
+    [pytest.param(m, p, r, s, id=f"{m} {p}") for m, p, r, s in REST_CASES],
 )
 async def test_rest_route_stays_in_its_tenant(
     world: World, method: str, path: str, request_: dict[str, Any], status: int
@@ -118,35 +115,34 @@ async def test_rest_route_stays_in_its_tenant(
     assert alpha_export(world) == before
 
 
-# tool -> (arguments for beta, whether it must fail, methods it needs)
-TOOL_CASES: dict[str, tuple[dict[str, Any], bool, tuple[str, ...]]] = {
-    "save_memory": ({"content": "beta note"}, False, ()),
-    "search_memory": ({"query": f"{SECRET} launch codes"}, False, ()),
-    "recall": ({"prompt": f"{SECRET} payroll"}, False, ()),
-    "analyze_message": ({"message": f"{SECRET} payroll runs"}, False, ANALYSIS),
-    "analyze_for_recall": ({"message": f"what about {SECRET}?"}, False, ANALYSIS),
-    "open_memories": ({"memory_ids": ["{memory}"]}, False, ()),
-    "touch_memory": ({"memory_id": "{memory}", "boost": True}, True, ()),
-    "observe_memory_usage": ({"memory_ids": ["{memory}"]}, True, ()),
-    "forget_memory": ({"memory_id": "{memory}", "hard": True}, True, ()),
-    "restore_memory": ({"memory_id": "{memory}"}, True, ()),
+# tool -> (arguments for beta, whether it must fail)
+TOOL_CASES: dict[str, tuple[dict[str, Any], bool]] = {
+    "save_memory": ({"content": "beta note"}, False),
+    "search_memory": ({"query": f"{SECRET} launch codes"}, False),
+    "recall": ({"prompt": f"{SECRET} payroll"}, False),
+    "analyze_message": ({"message": f"{SECRET} payroll runs"}, False),
+    "analyze_for_recall": ({"message": f"what about {SECRET}?"}, False),
+    "open_memories": ({"memory_ids": ["{memory}"]}, False),
+    "touch_memory": ({"memory_id": "{memory}", "boost": True}, True),
+    "observe_memory_usage": ({"memory_ids": ["{memory}"]}, True),
+    "forget_memory": ({"memory_id": "{memory}", "hard": True}, True),
+    "restore_memory": ({"memory_id": "{memory}"}, True),
     "create_relation": (
         {"from_entity": "AlphaCorp", "to_entity": "AlphaPartner", "relation_type": "supplies"},
         False,
-        (),
     ),
-    "read_graph": ({}, False, ()),
-    "query_graph": ({"entity": "AlphaCorp"}, True, ()),
-    "get_profile": ({}, False, LEDGER),
-    "get_facts": ({"subject": "AlphaCorp", "include_history": True}, False, LEDGER),
-    "timeline": ({"subject": "AlphaCorp"}, False, LEDGER),
-    "review_queue": ({}, False, LEDGER),
-    "resolve_review": ({"review_id": "{review}", "decision": "approve"}, True, LEDGER),
-    "gc": ({"dry_run": False, "hard": True}, False, ()),
-    "promote_memory": ({"memory_id": "{memory}", "dry_run": False}, True, ()),
-    "cluster_memories": ({"threshold": 0.1}, False, ()),
-    "consolidate_memories": ({"cluster_id": "clu_none", "dry_run": False}, True, ()),
-    "memory_stats": ({}, False, ()),
+    "read_graph": ({}, False),
+    "query_graph": ({"entity": "AlphaCorp"}, True),
+    "get_profile": ({}, False),
+    "get_facts": ({"subject": "AlphaCorp", "include_history": True}, False),
+    "timeline": ({"subject": "AlphaCorp"}, False),
+    "review_queue": ({}, False),
+    "resolve_review": ({"review_id": "{review}", "decision": "approve"}, True),
+    "gc": ({"dry_run": False, "hard": True}, False),
+    "promote_memory": ({"memory_id": "{memory}", "dry_run": False}, True),
+    "cluster_memories": ({"threshold": 0.1}, False),
+    "consolidate_memories": ({"cluster_id": "clu_none", "dry_run": False}, True),
+    "memory_stats": ({}, False),
 }
 
 
@@ -166,7 +162,7 @@ def _filled(value: Any, ids: dict[str, str]) -> Any:
 
 @pytest.mark.parametrize(
     ("tool", "arguments", "fails"),
-    [pytest.param(t, a, f, id=t, marks=needs(*m)) for t, (a, f, m) in TOOL_CASES.items()],
+    [pytest.param(t, a, f, id=t) for t, (a, f) in TOOL_CASES.items()],
 )
 async def test_mcp_tool_stays_in_its_tenant(
     world: World, tool: str, arguments: dict[str, Any], fails: bool

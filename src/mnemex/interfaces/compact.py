@@ -7,27 +7,11 @@ from collections.abc import Callable, Sequence
 from datetime import datetime
 from typing import Any, TypeVar
 
-from mnemex.errors import MnemexError
 from mnemex.lifecycle.gc import preview
 from mnemex.models import Entity, Graph, Memory, SaveResult, SearchHit, to_jsonable
 
 T = TypeVar("T")
 PREVIEW_CHARS = 200
-
-
-class NotAvailableError(MnemexError):
-    """A capability this build's store does not have yet (the ledger or the analyser)."""
-
-    code = "not_available"
-    status = 501
-
-
-def capability(store: object, name: str) -> Callable[..., Any]:
-    """The store's method `name`, or NotAvailableError when this build lacks it."""
-    method = getattr(store, name, None)
-    if method is None:
-        raise NotAvailableError(f"{name} is not available in this build", capability=name)
-    return method  # type: ignore[no-any-return]
 
 
 def pruned(value: dict[str, Any]) -> dict[str, Any]:

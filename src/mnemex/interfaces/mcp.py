@@ -162,13 +162,13 @@ class MemoryTools:
     def analyze_message(self, message: Text, ctx: Context, context: Context_ = None) -> Any:
         """Whether a message is worth saving (MUST_SAVE, SHOULD_SAVE, DUPLICATE_DETECTED, NONE)
         or calls for a search (SHOULD_SEARCH), with suggested tags, entities and strength."""
-        analysis = compact.capability(self._for(ctx), "analyze")(message, context=context)
+        analysis = self._for(ctx).analyze(message, context=context)
         return compact.pruned(to_jsonable(analysis))
 
     def analyze_for_recall(self, message: Text, ctx: Context, context: Context_ = None) -> Any:
         """Whether a message asks about the past ("what did I say about...") and so warrants
         search_memory, with the entities and tags to search for."""
-        analysis = compact.capability(self._for(ctx), "analyze")(message, context=context)
+        analysis = self._for(ctx).analyze(message, context=context)
         return compact.pruned(
             {
                 "should_search": analysis.action == "SHOULD_SEARCH" or analysis.recall_request,
@@ -240,7 +240,7 @@ class MemoryTools:
 
     def get_profile(self, ctx: Context, limit: Limit = 20) -> Any:
         """The user's current profile: the most important facts that hold now."""
-        facts = compact.capability(self._for(ctx), "profile")(limit=limit)
+        facts = self._for(ctx).profile(limit=limit)
         return {"items": [compact.fact_brief(fact) for fact in facts]}
 
     def get_facts(
@@ -255,14 +255,14 @@ class MemoryTools:
     ) -> Any:
         """Current values of fact keys (subject, relation); as_of gives what was believed at a
         past time, include_history adds superseded values."""
-        facts = compact.capability(self._for(ctx), "facts")(
+        facts = self._for(ctx).facts(
             subject, relation, as_of=as_of, include_history=include_history
         )
         return compact.page(facts, offset, limit, compact.fact_brief)
 
     def timeline(self, subject: Text, ctx: Context, limit: Limit = 50, offset: Offset = 0) -> Any:
         """How the facts about one subject changed over time, oldest first."""
-        facts = compact.capability(self._for(ctx), "timeline")(subject)
+        facts = self._for(ctx).timeline(subject)
         return compact.page(facts, offset, limit, compact.fact_brief)
 
     def review_queue(
@@ -272,7 +272,7 @@ class MemoryTools:
         limit: Limit = 20,
     ) -> Any:
         """Uncertain decisions (supersede, conflict, merge, alias) waiting for a person."""
-        reviews = compact.capability(self._for(ctx), "reviews")(status=status, limit=limit)
+        reviews = self._for(ctx).reviews(status=status, limit=limit)
         return {"items": [compact.review_brief(review) for review in reviews]}
 
     def resolve_review(
@@ -284,9 +284,7 @@ class MemoryTools:
     ) -> Any:
         """Approve (apply the proposed change) or reject (keep things as they are) a review
         from review_queue."""
-        review = compact.capability(self._for(ctx), "resolve_review")(
-            review_id, decision, note=note
-        )
+        review = self._for(ctx).resolve_review(review_id, decision, note=note)
         return compact.review_brief(review)
 
     def gc(self, ctx: Context, dry_run: bool = True, hard: bool = False) -> Any:

@@ -11,7 +11,6 @@ import urllib.request
 from typing import Any, Protocol
 
 from mnemex.errors import MnemexError, ModelUnavailableError
-from mnemex.interfaces.compact import capability
 from mnemex.models import to_jsonable
 from mnemex.service import MemoryStore
 
@@ -39,7 +38,7 @@ class LocalBackend:
 
     def analyze(self, message: str, context: str | None) -> dict[str, Any]:
         """The store's analysis of `message` as plain JSON."""
-        analysis = capability(self.store, "analyze")(message, context=context)
+        analysis = self.store.analyze(message, context=context)
         return dict(to_jsonable(analysis))
 
     def save(self, fields: dict[str, Any]) -> str:

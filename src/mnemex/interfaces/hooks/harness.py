@@ -6,7 +6,6 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from mnemex.interfaces.compact import capability
 from mnemex.interfaces.hooks.turn import save_fields, worth_saving
 from mnemex.models import to_jsonable
 from mnemex.service import MemoryStore
@@ -73,7 +72,7 @@ class MemoryHarness:
         return reply
 
     def _remember(self, message: str, reply: str) -> str | None:
-        analysis = to_jsonable(capability(self.store, "analyze")(message, context=reply))
+        analysis = to_jsonable(self.store.analyze(message, context=reply))
         if not worth_saving(analysis):
             return None
         return self.store.save(**save_fields(message, analysis, "harness")).id

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from mnemex.interfaces.compact import capability
 from mnemex.interfaces.http.endpoint import Call, Endpoint
 from mnemex.interfaces.http.schemas import (
     FactsQuery,
@@ -17,13 +16,13 @@ from mnemex.interfaces.http.schemas import (
 
 def profile(call: Call) -> Any:
     """GET /v1/profile."""
-    return {"facts": capability(call.store, "profile")(limit=call.query.limit)}
+    return {"facts": call.store.profile(limit=call.query.limit)}
 
 
 def facts(call: Call) -> Any:
     """GET /v1/facts."""
     query: FactsQuery = call.query
-    found = capability(call.store, "facts")(
+    found = call.store.facts(
         query.subject, query.relation, as_of=query.as_of, include_history=query.include_history
     )
     return {"facts": found}
@@ -31,19 +30,19 @@ def facts(call: Call) -> Any:
 
 def timeline(call: Call) -> Any:
     """GET /v1/timeline."""
-    return {"facts": capability(call.store, "timeline")(call.query.subject)}
+    return {"facts": call.store.timeline(call.query.subject)}
 
 
 def reviews(call: Call) -> Any:
     """GET /v1/reviews."""
     query: ReviewsQuery = call.query
-    return {"reviews": capability(call.store, "reviews")(status=query.status, limit=query.limit)}
+    return {"reviews": call.store.reviews(status=query.status, limit=query.limit)}
 
 
 def resolve(call: Call) -> Any:
     """POST /v1/reviews/{id}."""
     body: ReviewDecision = call.body
-    return capability(call.store, "resolve_review")(call.path["id"], body.decision, note=body.note)
+    return call.store.resolve_review(call.path["id"], body.decision, note=body.note)
 
 
 ENDPOINTS = [

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from mnemex.interfaces.compact import capability
 from mnemex.interfaces.http.endpoint import Call, Endpoint
 from mnemex.interfaces.http.schemas import AnalyzeIn, RecallIn, SearchIn
 
@@ -24,7 +23,7 @@ def recall(call: Call) -> Any:
 def analyze(call: Call) -> Any:
     """POST /v1/analyze."""
     body: AnalyzeIn = call.body
-    analyze_ = capability(call.store, "analyze")
+    analyze_ = call.store.analyze
     return analyze_(body.message, context=body.context, session_id=body.session_id)
 
 
