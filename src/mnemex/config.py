@@ -55,6 +55,7 @@ class Settings:
     # Embeddings (retrieval/embed.py): "minilm-int8" or "none" for a lexical-only engine.
     embed_model: str = "minilm-int8"
     vector_floor: float = 0.25  # MiniLM cosine of unrelated sentences sits below ~0.2
+    ann_threshold: int = 5_000  # memories per tenant from which vector search uses HNSW
 
     # Search.
     temporal_weight: float = 0.15  # share of a hit's score that comes from its temporal score
@@ -145,6 +146,8 @@ def _validated(settings: Settings) -> Settings:
         raise InvalidInputError("fast_weight", "must be within [0, 1]", limit=1)
     if not 0 <= settings.temporal_weight <= 1:
         raise InvalidInputError("temporal_weight", "must be within [0, 1]", limit=1)
+    if settings.ann_threshold < 2:
+        raise InvalidInputError("ann_threshold", "must be at least 2", limit=2)
     if not 0 <= settings.review_blend <= 0.5:
         raise InvalidInputError("review_blend", "must be within [0, 0.5]", limit=0.5)
     return settings
