@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import hashlib
-import os
 import threading
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import AbstractContextManager
@@ -120,7 +119,6 @@ class Engine:
                     embedder.dim,
                     ann_threshold=self.settings.ann_threshold,
                     snapshot=self._snapshot_path(tenant, embedder.model_id),
-                    store_key=self._store_key(),
                 )
             return index
 
@@ -131,14 +129,6 @@ class Engine:
             return None
         name = hashlib.sha256(f"{tenant}\0{model_id}".encode()).hexdigest()[:16]
         return Path(f"{Path(location).expanduser()}-vectors") / f"{name}.json"
-
-    def _store_key(self) -> str:
-        """The store file's identity (device and inode): a recreated file is another store."""
-        try:
-            info = os.stat(Path(self.backend.location).expanduser())
-        except (OSError, ValueError):
-            return ""
-        return f"{info.st_dev}:{info.st_ino}"
 
     def close(self) -> None:
         """Save vector graphs that changed since their last save (for the next process)."""

@@ -61,6 +61,9 @@ class AnnVectors:
     def __len__(self) -> int:
         return len(self._keys)
 
+    def __contains__(self, memory_id: object) -> bool:
+        return memory_id in self._keys
+
     def nbytes(self) -> int:
         """Resident bytes of the graph and its vectors, as usearch accounts them."""
         return int(self._index.memory_usage)
@@ -117,6 +120,11 @@ class AnnVectors:
         keys = np.asarray([self._keys[i] for i in ids], dtype=np.uint64)
         matrix = np.asarray(self._index.get(keys), dtype=np.float32)
         return zip(ids, matrix, strict=True)
+
+    def sample(self, count: int = 8) -> list[str]:
+        """A few memory ids spread over the graph (they identify the store it was built from)."""
+        ids = list(self._keys)
+        return ids[:: max(1, len(ids) // count)][:count]
 
     def save(self, sidecar: Path, state: dict[str, Any]) -> None:
         """Write the graph and a JSON sidecar naming it (with `state`); readers never see half."""

@@ -18,7 +18,7 @@ import numpy.typing as npt
 
 from mnemex.retrieval.ann import AnnVectors
 from mnemex.retrieval.embed import Vectors, from_bytes
-from mnemex.store.base import Tx
+from mnemex.store.base import MemoryFilter, Tx
 
 # Exact search below this many memories. A scan costs ~0.8 ms per 1,000 rows on a busy 2-core
 # machine where a graph search for 100 neighbours costs ~2.5 ms at 10,000 (and grows with
@@ -27,6 +27,7 @@ ANN_THRESHOLD = 5_000
 _GROWTH = 1.5
 _SYNC_BATCH = 5_000
 _LOAD_BATCH = 10_000  # rows decoded at a time on a full load: the peak stays one batch
+_ANY_MEMORY = MemoryFilter(statuses=(), include_superseded=True)
 
 
 class ExactVectors:
@@ -41,6 +42,9 @@ class ExactVectors:
 
     def __len__(self) -> int:
         return len(self._rows)
+
+    def __contains__(self, memory_id: object) -> bool:
+        return memory_id in self._rows
 
     def nbytes(self) -> int:
         """Resident bytes of the matrix."""
@@ -121,8 +125,8 @@ class VectorIndex:
 
     `snapshot` (a file store's `<file>-vectors/<tenant>.json`) is where the graph is saved after
     a build and on close, with the change-log position it reflects; a new process loads it and
-    applies the changes since, instead of rebuilding. `store_key` names the store file's
-    identity, so a snapshot never outlives the file it was made from.
+    applies the changes since, instead of rebuilding. A snapshot also names a few of its memory
+    ids: when none of them is in the store, the file was replaced and the graph is rebuilt.
     """
 
     def __init__(
@@ -132,20 +136,22 @@ class VectorIndex:
         *,
         ann_threshold: int = ANN_THRESHOLD,
         snapshot: Path | None = None,
-        store_key: str = "",
     ) -> None:
         self.model_id = model_id
         self.dim = dim
         self.ann_threshold = ann_threshold
         self.snapshot = snapshot
-        self.store_key = store_key
         self.seq = -1  # last change-log sequence applied; -1: never loaded
         self._vectors: ExactVectors | AnnVectors = ExactVectors(dim)
         self._unsaved = 0  # changes applied to the graph since it was last saved
+        self.restored = False  # True when the graph came from a snapshot, not a build
         self.lock = threading.RLock()
 
     def __len__(self) -> int:
         return len(self._vectors)
+
+    def __contains__(self, memory_id: object) -> bool:
+        return memory_id in self._vectors
 
     @property
     def kind(self) -> str:
@@ -201,13 +207,14 @@ class VectorIndex:
         seq = int(state.get("seq", -1))
         if (
             state.get("model") != self.model_id
-            or state.get("store") != self.store_key
             or not 0 <= seq <= newest
             or tx.oldest_change() > seq + 1
+            or not tx.filter_ids(state.get("sample", []), _ANY_MEMORY)
         ):
             return False
         self._vectors = graph
         self.seq = seq
+        self.restored = True
         return True
 
     def _reload(self, tx: Tx, newest: int) -> None:
@@ -266,7 +273,7 @@ class VectorIndex:
         with self.lock:
             if self.snapshot is None or not isinstance(self._vectors, AnnVectors):
                 return
-            state = {"model": self.model_id, "store": self.store_key, "seq": self.seq}
+            state = {"model": self.model_id, "seq": self.seq, "sample": self._vectors.sample()}
             try:
                 self._vectors.save(self.snapshot, state)
             except OSError:

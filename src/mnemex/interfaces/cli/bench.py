@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import typer
 from rich.table import Table
 
-from mnemex.interfaces.cli._app import JSON_OPTION, app, command, console, emit
+from mnemex.interfaces.cli._app import JSON_OPTION, app, command, console, emit, err_console
 
 bench_app = typer.Typer(help="Speed and memory benchmarks.", no_args_is_help=True)
 eval_app = typer.Typer(help="Quality evaluations on labelled data.", no_args_is_help=True)
@@ -41,6 +42,50 @@ def bench_core(
 
     rows = core.run(_sizes(sizes), queries=queries)
     emit(rows, as_json, lambda r: rows_table(r, "mnemex bench core"))
+
+
+@bench_app.command("search")
+def bench_search(
+    sizes: str = typer.Option("10000,100000", help="Comma-separated store sizes."),
+    queries: int = typer.Option(200, help="Searches per size."),
+    seed: int = typer.Option(11, help="Synthetic corpus seed."),
+    as_json: bool = JSON_OPTION,
+) -> None:
+    """Search latency vs query embedding, FTS5 and exact baselines; ingest; memory per memory."""
+    from mnemex.eval import bench_search as search
+
+    result = search.run(_sizes(sizes), queries=queries, seed=seed, progress=_note)
+    emit(result, as_json, _tables)
+
+
+@bench_app.command("peers")
+def bench_peers(
+    cortexgraph_venv: Path = typer.Option(
+        Path("/tmp/cgvenv"), help="A venv with cortexgraph==1.2.1 and mcp<2 installed."
+    ),
+    size: int = typer.Option(10_000, help="Memories in each store."),
+    queries: int = typer.Option(200, help="Searches."),
+    seed: int = typer.Option(11, help="Synthetic corpus seed."),
+    as_json: bool = JSON_OPTION,
+) -> None:
+    """Mnemex and cortexgraph 1.2.1 on the same corpus and questions (skipped without its venv)."""
+    from mnemex.eval import bench_peers as peers
+
+    try:
+        rows = peers.run(cortexgraph_venv, size=size, queries=queries, seed=seed)
+    except peers.PeerMissing as missing:
+        err_console.print(f"[yellow]skipped[/yellow]: {missing}")
+        return
+    emit(rows, as_json, lambda r: rows_table(r, "mnemex bench peers"))
+
+
+def _note(text: str) -> None:
+    err_console.print(text, style="dim")
+
+
+def _tables(result: dict[str, list[dict[str, Any]]]) -> None:
+    for name, rows in result.items():
+        rows_table(rows, f"mnemex bench search: {name}")
 
 
 del command
