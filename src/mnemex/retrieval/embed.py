@@ -12,7 +12,7 @@ import functools
 import os
 import threading
 from collections.abc import Callable, Sequence
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import Future, ThreadPoolExecutor
 from importlib import resources
 from typing import Any, Protocol
 
@@ -152,6 +152,20 @@ def token_batches(lengths: Sequence[int], budget: int) -> list[list[int]]:
     if current:
         plan.append(current)
     return plan
+
+
+_QUERY_POOL: list[ThreadPoolExecutor] = []
+_QUERY_LOCK = threading.Lock()
+
+
+def embed_soon(embedder: Embedder, text: str) -> Future[Vectors]:
+    """Start embedding a query on a helper thread while the caller runs the lexical channel."""
+    # ONNX Runtime and SQLite both release the GIL, so the two overlap on two cores.
+    with _QUERY_LOCK:
+        if not _QUERY_POOL:
+            _QUERY_POOL.append(ThreadPoolExecutor(default_workers(), "mnemex-query"))
+        pool = _QUERY_POOL[0]
+    return pool.submit(lambda: embedder.embed([text])[0])
 
 
 _FACTORIES: dict[str, Callable[[], Embedder]] = {MINILM: MiniLMEmbedder}

@@ -9,6 +9,9 @@ process sharing the file are seen by the next search.
 
 from __future__ import annotations
 
+import contextlib
+import ctypes
+import sys
 import threading
 from collections.abc import Iterable, Iterator
 from pathlib import Path
@@ -28,6 +31,18 @@ _GROWTH = 1.5
 _SYNC_BATCH = 5_000
 _LOAD_BATCH = 10_000  # rows decoded at a time on a full load: the peak stays one batch
 _ANY_MEMORY = MemoryFilter(statuses=(), include_superseded=True)
+
+
+def release_freed_memory() -> None:
+    """Hand the heap freed by a graph build back to the OS (glibc only).
+
+    A build churns through batches of row blobs and float32 copies and grows the graph by
+    reallocation; glibc keeps the freed pages, so a process that built a 100k graph stayed at
+    ~3.1 KB per memory where one that loaded the saved graph used ~1.2 KB. malloc_trim returns them.
+    """
+    if sys.platform.startswith("linux"):
+        with contextlib.suppress(OSError, AttributeError):
+            ctypes.CDLL("libc.so.6").malloc_trim(0)
 
 
 class ExactVectors:
@@ -232,6 +247,7 @@ class VectorIndex:
         self.seq = newest
         if isinstance(self._vectors, AnnVectors):
             self.save()
+            release_freed_memory()
 
     def _load_batch(self, ids: list[str], blobs: list[bytes]) -> None:
         if not ids:
@@ -267,6 +283,7 @@ class VectorIndex:
             # Removed nodes still cost memory and hops until the graph is rebuilt.
             self._vectors = self._build_graph()
             self.save()
+            release_freed_memory()
 
     def save(self) -> None:
         """Save the graph for the next process (nothing to do for exact search or no file)."""
