@@ -112,6 +112,8 @@ def test_a_saved_graph_is_reused_and_caught_up(tmp_path: Path, clock: FakeClock)
         assert index.restored and index.kind == "ann"
         assert late in index and ids[0] not in index and ids[1] in index
         assert late in _vector_hit(store, "flamingo pink lagoon")
+    # Closing saved the caught-up graph; the older graph file is gone.
+    assert len(list((tmp_path / "saved.db-vectors").glob("*.usearch"))) == 1
 
 
 def test_a_graph_saved_for_another_file_is_ignored(tmp_path: Path, clock: FakeClock) -> None:

@@ -18,6 +18,7 @@ import json
 import random
 import subprocess
 import tempfile
+from collections.abc import Callable
 from functools import partial
 from pathlib import Path
 from typing import Any
@@ -49,6 +50,8 @@ def run(
     venv: Path, *, size: int = 10_000, queries: int = 200, seed: int = 11, model: str = MINILM
 ) -> list[dict[str, Any]]:
     """One row per system: search p50/p95 (ms), hit@10, and cortexgraph's p50 over each one's."""
+    import mnemex
+
     python = peer_python(venv)
     with tempfile.TemporaryDirectory() as folder:
         settings = Settings.load(env={}, data_dir=Path(folder), embed_model=model)
@@ -57,54 +60,101 @@ def run(
         )
         rng = random.Random(seed)
         targets = [rng.randrange(size) for _ in range(queries)]
-        ours = _mnemex_row(seeded, targets, settings, "mnemex")
-        lexical = settings.replace(embed_model="none")
-        ours_lexical = _mnemex_row(seeded, targets, lexical, "mnemex (embed_model=none)")
-        theirs = _cortexgraph_row(python, seeded, targets, Path(folder))
-    rows = [ours, ours_lexical, theirs]
+        path = str(seeded.path)
+        with (
+            _Peer(python, seeded, Path(folder)) as peer,
+            mnemex.open(path, settings=settings) as hybrid,
+            mnemex.open(path, settings=settings.replace(embed_model="none")) as lexical,
+        ):
+            systems: dict[str, Callable[[int], tuple[bool, float]]] = {
+                "mnemex": partial(_ask_mnemex, hybrid, seeded),
+                "mnemex (embed_model=none)": partial(_ask_mnemex, lexical, seeded),
+                "cortexgraph 1.2.1": peer.ask,
+            }
+            rows = _interleaved(systems, targets, rng, seeded.ids)
+    theirs = rows[-1]["search_p50_ms"]
     for row in rows:
-        row["cortexgraph_p50_over_this"] = round(theirs["search_p50_ms"] / row["search_p50_ms"], 1)
+        row["cortexgraph_p50_over_this"] = round(theirs / row["search_p50_ms"], 1)
     return rows
 
 
-def _mnemex_row(
-    seeded: seeded_store.Seeded, targets: list[int], settings: Settings, system: str
-) -> dict[str, Any]:
-    import mnemex
+def _interleaved(
+    systems: dict[str, Callable[[int], tuple[bool, float]]],
+    targets: list[int],
+    rng: random.Random,
+    ids: list[str],
+) -> list[dict[str, Any]]:
+    """Each query asked of every system in a shuffled order, so all see the same load."""
+    for ask in systems.values():
+        ask(targets[0])  # warm up: models, indexes, caches
+    latencies: dict[str, list[float]] = {name: [] for name in systems}
+    found = dict.fromkeys(systems, 0)
+    for target in targets:
+        order = list(systems)
+        rng.shuffle(order)
+        for name in order:
+            hit, ms = systems[name](target)
+            latencies[name].append(ms)
+            found[name] += hit
+    return [_row(name, len(ids), latencies[name], found[name]) for name in systems]
 
-    latencies: list[float] = []
-    found = 0
-    with mnemex.open(str(seeded.path), settings=settings) as store:
-        store.search("warm up")  # loads the model and the vector index once
-        for target in targets:
-            memory = seeded.memories[target]
-            hits, ms = timed(partial(store.search, memory.query, k=10))
-            latencies.append(ms)
-            found += any(hit.memory.content == memory.text for hit in hits)
-    return _row(system, len(seeded.ids), latencies, found)
+
+def _ask_mnemex(store: Any, seeded: seeded_store.Seeded, target: int) -> tuple[bool, float]:
+    memory = seeded.memories[target]
+    hits, ms = timed(partial(store.search, memory.query, k=10))
+    return any(hit.memory.content == memory.text for hit in hits), ms
 
 
-def _cortexgraph_row(
-    python: Path, seeded: seeded_store.Seeded, targets: list[int], folder: Path
-) -> dict[str, Any]:
-    spec = folder / "cortexgraph.json"
-    spec.write_text(
-        json.dumps(
-            {
-                "storage": str(folder / "cortexgraph"),
-                "memories": [m.text for m in seeded.memories],
-                "queries": [[seeded.memories[t].query, t] for t in targets],
-            }
-        ),
-        encoding="utf-8",
-    )
-    done = subprocess.run(
-        [str(python), str(DRIVER), str(spec)], capture_output=True, text=True, check=False
-    )
-    if done.returncode != 0:
-        raise PeerMissing(f"cortexgraph driver failed: {done.stderr.strip()[-500:]}")
-    result = json.loads(done.stdout)
-    return _row("cortexgraph 1.2.1", result["saved"], result["latency_ms"], sum(result["found"]))
+class _Peer:
+    """cortexgraph in its own interpreter, filled with the corpus, answering one query a line."""
+
+    def __init__(self, python: Path, seeded: seeded_store.Seeded, folder: Path) -> None:
+        spec = folder / "cortexgraph.json"
+        body = {
+            "storage": str(folder / "cortexgraph"),
+            "memories": [m.text for m in seeded.memories],
+        }
+        spec.write_text(json.dumps(body), encoding="utf-8")
+        self.seeded = seeded
+        self.process = subprocess.Popen(
+            [str(python), str(DRIVER), str(spec)],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.DEVNULL,
+            text=True,
+        )
+        if not self._read():
+            raise PeerMissing("cortexgraph driver failed to load the corpus")
+
+    def _read(self) -> dict[str, Any]:
+        assert self.process.stdout is not None
+        line = self.process.stdout.readline()
+        if not line:
+            self.close()
+            raise PeerMissing("cortexgraph driver stopped (is cortexgraph 1.2.1 installed?)")
+        answer: dict[str, Any] = json.loads(line)
+        return answer
+
+    def ask(self, target: int) -> tuple[bool, float]:
+        """Whether cortexgraph found the target, and its own timing of the search (ms)."""
+        assert self.process.stdin is not None
+        query = self.seeded.memories[target].query
+        self.process.stdin.write(json.dumps([query, target]) + "\n")
+        self.process.stdin.flush()
+        answer = self._read()
+        return bool(answer["found"]), float(answer["ms"])
+
+    def close(self) -> None:
+        """Stop the driver."""
+        if self.process.stdin is not None:
+            self.process.stdin.close()
+        self.process.wait(timeout=60)
+
+    def __enter__(self) -> _Peer:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
 
 
 def _row(system: str, saved: int, latencies: list[float], found: int) -> dict[str, Any]:

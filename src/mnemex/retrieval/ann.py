@@ -131,14 +131,16 @@ class AnnVectors:
         sidecar.parent.mkdir(parents=True, exist_ok=True)
         graph = sidecar.with_name(f"{sidecar.stem}.{uuid.uuid4().hex[:12]}.usearch")
         self._index.save(str(graph))
-        previous = _graph_of(sidecar)
         body = {**state, "format": FORMAT, "dim": self.dim, "graph": graph.name, "ids": self._ids}
-        temporary = sidecar.with_suffix(".tmp")
+        temporary = sidecar.with_name(f"{graph.stem}.tmp")
         temporary.write_text(json.dumps(body), encoding="utf-8")
         os.replace(temporary, sidecar)
-        if previous is not None and previous != graph:
-            with contextlib.suppress(OSError):
-                previous.unlink()
+        # Older graphs go; a process saving at the same moment may lose its file, and then the
+        # next reader rebuilds: slower, never wrong.
+        for stale in sidecar.parent.glob(f"{sidecar.stem}.*.usearch"):
+            if stale != graph:
+                with contextlib.suppress(OSError):
+                    stale.unlink()
 
     @classmethod
     def load(cls, sidecar: Path, dim: int) -> tuple[AnnVectors, dict[str, Any]] | None:
@@ -154,10 +156,3 @@ class AnnVectors:
             return None
         ids: list[str | None] = body.pop("ids")
         return cls(dim, index, ids), body
-
-
-def _graph_of(sidecar: Path) -> Path | None:
-    """The graph file a sidecar currently names, if any."""
-    with contextlib.suppress(OSError, ValueError, KeyError):
-        return sidecar.with_name(json.loads(sidecar.read_text(encoding="utf-8"))["graph"])
-    return None
