@@ -170,7 +170,7 @@ class VectorIndex:
 
     @property
     def kind(self) -> str:
-        """ "exact" or "ann": how the next search will run."""
+        """How the next search will run: "exact" or "ann"."""
         return "ann" if isinstance(self._vectors, AnnVectors) else "exact"
 
     def nbytes(self) -> int:
@@ -227,6 +227,7 @@ class VectorIndex:
             or not tx.filter_ids(state.get("sample", []), _ANY_MEMORY)
         ):
             return False
+        graph.removed = int(state.get("removed", 0))
         self._vectors = graph
         self.seq = seq
         self.restored = True
@@ -235,6 +236,7 @@ class VectorIndex:
     def _reload(self, tx: Tx, newest: int) -> None:
         """Load every live vector in batches; past the threshold they go straight to the graph."""
         self._vectors = ExactVectors(self.dim)
+        self.restored = False
         ids: list[str] = []
         blobs: list[bytes] = []
         for memory_id, blob in tx.iter_embeddings(self.model_id):
@@ -290,11 +292,16 @@ class VectorIndex:
         with self.lock:
             if self.snapshot is None or not isinstance(self._vectors, AnnVectors):
                 return
-            state = {"model": self.model_id, "seq": self.seq, "sample": self._vectors.sample()}
+            state = {
+                "model": self.model_id,
+                "seq": self.seq,
+                "sample": self._vectors.sample(),
+                "removed": self._vectors.removed,
+            }
             try:
                 self._vectors.save(self.snapshot, state)
-            except OSError:
-                return  # a read-only directory: the next process rebuilds, nothing is lost
+            except (OSError, RuntimeError):
+                return  # a read-only directory or a full disk: the next process rebuilds, nothing is lost
             self._unsaved = 0
 
     def close(self) -> None:
