@@ -301,7 +301,7 @@ class VectorIndex:
             try:
                 self._vectors.save(self.snapshot, state)
             except (OSError, RuntimeError):
-                return  # a read-only directory or a full disk: the next process rebuilds, nothing is lost
+                return  # a read-only directory, a full disk: the next process rebuilds the graph
             self._unsaved = 0
 
     def close(self) -> None:
