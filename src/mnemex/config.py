@@ -55,6 +55,7 @@ class Settings:
     # Embeddings (retrieval/embed.py): "minilm-int8" or "none" for a lexical-only engine.
     embed_model: str = "minilm-int8"
     vector_floor: float = 0.25  # MiniLM cosine of unrelated sentences sits below ~0.2
+    ann_threshold: int = 5_000  # memories per tenant from which vector search uses HNSW
 
     # Search.
     temporal_weight: float = 0.15  # share of a hit's score that comes from its temporal score
@@ -177,6 +178,9 @@ def _validated(settings: Settings) -> Settings:
         raise InvalidInputError("dedup_merge", "must be within [dedup_review, 1]", limit=1)
     if settings.analysis_context_turns < 1:
         raise InvalidInputError("analysis_context_turns", "must be at least 1", limit=1)
+
+    if settings.ann_threshold < 2:
+        raise InvalidInputError("ann_threshold", "must be at least 2", limit=2)
     if not 0 <= settings.review_blend <= 0.5:
         raise InvalidInputError("review_blend", "must be within [0, 0.5]", limit=0.5)
     if not 0 <= settings.relation_review_threshold <= settings.relation_auto_threshold <= 1:

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import hashlib
 import threading
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
+from pathlib import Path
 from types import TracebackType
 from typing import Any
 
@@ -131,8 +133,28 @@ class Engine:
         with self.lock:
             index = self._vectors.get(tenant)
             if index is None:
-                index = self._vectors[tenant] = VectorIndex(embedder.model_id, embedder.dim)
+                index = self._vectors[tenant] = VectorIndex(
+                    embedder.model_id,
+                    embedder.dim,
+                    ann_threshold=self.settings.ann_threshold,
+                    snapshot=self._snapshot_path(tenant, embedder.model_id),
+                )
             return index
+
+    def _snapshot_path(self, tenant: str, model_id: str) -> Path | None:
+        """Where a tenant's vector graph is saved: beside a store file (None for other stores)."""
+        location = self.backend.location
+        if location == ":memory:" or "://" in location:
+            return None
+        name = hashlib.sha256(f"{tenant}\0{model_id}".encode()).hexdigest()[:16]
+        return Path(f"{Path(location).expanduser()}-vectors") / f"{name}.json"
+
+    def close(self) -> None:
+        """Save vector graphs that changed since their last save (for the next process)."""
+        with self.lock:
+            indexes = list(self._vectors.values())
+        for index in indexes:
+            index.close()
 
     def vectors_for(
         self, tx: Tx, texts: Sequence[str], hashes: Sequence[str]
@@ -1044,6 +1066,7 @@ class MemoryStore:
     def close(self) -> None:
         """Release the store (a tenant view leaves the shared store open)."""
         if self._owner:
+            self.engine.close()
             self.backend.close()
 
     def __enter__(self) -> MemoryStore:

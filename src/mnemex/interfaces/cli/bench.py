@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import typer
 from rich.table import Table
 
-from mnemex.interfaces.cli._app import JSON_OPTION, app, command, console, emit
+from mnemex.interfaces.cli._app import JSON_OPTION, app, command, console, emit, err_console
 
 bench_app = typer.Typer(help="Speed and memory benchmarks.", no_args_is_help=True)
 eval_app = typer.Typer(help="Quality evaluations on labelled data.", no_args_is_help=True)
@@ -130,6 +131,79 @@ def _activation_table(report: dict[str, Any]) -> None:
     rows_table(rows, title)
     classes = [{"intent": name, **figures} for name, figures in intent["per_class"].items()]
     rows_table(classes, "intent per class (held-out test set)")
+
+
+@bench_app.command("search")
+def bench_search(
+    sizes: str = typer.Option("10000,100000", help="Comma-separated store sizes."),
+    queries: int = typer.Option(200, help="Searches per size."),
+    seed: int = typer.Option(11, help="Synthetic corpus seed."),
+    markdown: bool = typer.Option(False, "--markdown", help="Print Markdown tables."),
+    as_json: bool = JSON_OPTION,
+) -> None:
+    """Search latency vs query embedding, FTS5 and exact baselines; ingest; memory per memory."""
+    from mnemex.eval import bench_search as search
+
+    result = search.run(_sizes(sizes), queries=queries, seed=seed, progress=_note)
+    emit(result, as_json, _markdown if markdown else _tables)
+
+
+@bench_app.command("peers")
+def bench_peers(
+    cortexgraph_venv: Path = typer.Option(
+        Path("/tmp/cgvenv"), help="A venv with cortexgraph==1.2.1 and mcp<2 installed."
+    ),
+    size: int = typer.Option(10_000, help="Memories in each store."),
+    queries: int = typer.Option(200, help="Searches."),
+    seed: int = typer.Option(11, help="Synthetic corpus seed."),
+    markdown: bool = typer.Option(False, "--markdown", help="Print a Markdown table."),
+    as_json: bool = JSON_OPTION,
+) -> None:
+    """Mnemex and cortexgraph 1.2.1 on the same corpus and questions (skipped without its venv)."""
+    from mnemex.eval import bench_peers as peers
+
+    try:
+        rows = peers.run(cortexgraph_venv, size=size, queries=queries, seed=seed)
+    except peers.PeerMissing as missing:
+        err_console.print(f"[yellow]skipped[/yellow]: {missing}")
+        return
+    if markdown:
+        emit({"peers": rows}, as_json, _markdown)
+    else:
+        emit(rows, as_json, lambda r: rows_table(r, "mnemex bench peers"))
+
+
+def _note(text: str) -> None:
+    err_console.print(text, style="dim")
+
+
+def _tables(result: dict[str, list[dict[str, Any]]]) -> None:
+    for name, rows in result.items():
+        shown = rows
+        if rows and len(rows[0]) > 10:  # wide rows read better turned: one line per figure
+            shown = [
+                {"figure": key, **{f"size {row['size']:,}": row[key] for row in rows}}
+                for key in rows[0]
+                if key != "size"
+            ]
+        rows_table(shown, f"mnemex bench search: {name}")
+
+
+def _markdown(result: dict[str, list[dict[str, Any]]]) -> None:
+    """The tables as Markdown (wide ones turned), ready to paste into the README."""
+    for name, rows in result.items():
+        if not rows:
+            continue
+        if len(rows[0]) > 10:
+            head = ["figure", *(f"{row['size']:,}" for row in rows)]
+            body = [[key, *(str(row[key]) for row in rows)] for key in rows[0] if key != "size"]
+        else:
+            head = list(rows[0])
+            body = [[str(value) for value in row.values()] for row in rows]
+        lines = [f"**{name}**", "", "| " + " | ".join(head) + " |"]
+        lines.append("|" + "|".join("---" for _ in head) + "|")
+        lines += ["| " + " | ".join(cells) + " |" for cells in body]
+        console.print("\n".join(lines) + "\n", markup=False, highlight=False, soft_wrap=True)
 
 
 del command
