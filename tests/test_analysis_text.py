@@ -143,3 +143,14 @@ def test_contrast_cues_name_what_differs() -> None:
 def test_spelling_variants_share_a_word() -> None:
     assert dedup.dice(dedup.tokens("I'm colour-blind"), dedup.tokens("I am color blind")) == 1.0
     assert dedup.dice(["cat"], ["car"]) == 0.0
+
+
+def test_members_of_a_closed_set_contrast_but_a_modal_may_does_not() -> None:
+    from mnemex.analysis import contrast
+
+    assert "exclusive" in contrast.contrasts(
+        "We moved the sync to Wednesdays", "We moved the sync to Thursdays"
+    )
+    assert "exclusive" in contrast.contrasts("The blue door", "The green door")
+    assert "exclusive" not in contrast.contrasts("I may visit in June", "I will visit in June")
+    assert "exclusive" not in contrast.contrasts("Standup every Monday", "Every Monday: standup")

@@ -56,6 +56,17 @@ _ANTONYMS = [
     ("home", "office"), ("opens", "closes"), ("starts", "finishes"), ("production", "staging"),
     ("weekly", "daily"), ("weekly", "nightly"), ("monthly", "weekly"), ("yes", "no"),
 ]  # fmt: skip
+# Closed sets whose members exclude each other: "Wednesdays" and "Thursdays" are never paraphrases.
+_EXCLUSIVE_SETS = [
+    frozenset("monday tuesday wednesday thursday friday saturday sunday weekday weekend".split()),
+    # "may" and "fall" are left out: far more often a modal verb and a verb than a month, a season.
+    frozenset("january february march april june july august september".split())
+    | frozenset("october november december".split()),
+    frozenset("spring summer autumn winter".split()),
+    frozenset("morning afternoon evening night midnight noon".split()),
+    frozenset("red orange yellow green blue purple pink brown black white grey gray".split()),
+    frozenset("north south east west".split()),
+]
 # Capitalised words that are not names: sentence openers and pronouns.
 _COMMON_CAPITALS = frozenset(
     "i a an the on in at my our we you he she they it this that there when if our".split()
@@ -137,6 +148,16 @@ def _antonym_swap(a: str, b: str) -> bool:
     return False
 
 
+def _exclusive_swap(a: str, b: str) -> bool:
+    """Each side names a different member of a closed set (a weekday, a month, a colour...)."""
+    wa, wb = {stem(w) for w in words(a)}, {stem(w) for w in words(b)}
+    for group in _EXCLUSIVE_SETS:
+        members = {stem(w) for w in group}
+        if (wa & members) - wb and (wb & members) - wa:
+            return True
+    return False
+
+
 def _around(text: str) -> set[tuple[str, str]]:
     seq = words(text)
     return {(seq[i - 1], seq[i + 1]) for i in range(1, len(seq) - 1) if seq[i] in _DIRECTION}
@@ -172,6 +193,7 @@ CUES: dict[str, Callable[[str, str], bool]] = {
     "people": _other_people,
     "tense": _tense,
     "antonym": _antonym_swap,
+    "exclusive": _exclusive_swap,
     "direction": _word_order_swap,
 }
 

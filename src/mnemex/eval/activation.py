@@ -51,8 +51,13 @@ def messages() -> list[Message]:
 
 
 def dedup_pairs(name: str = "test") -> list[tuple[str, str, str]]:
-    """(label, existing, new) pairs: the held-out "test" set or the "dev" set."""
-    files = {"test": "dedup_test.txt", "dev": "dedup_pairs.txt"}
+    """(label, existing, new) pairs: held-out "test", "fresh" and "final" sets, or the "dev" set."""
+    files = {
+        "test": "dedup_test.txt",
+        "fresh": "dedup_fresh.txt",
+        "final": "dedup_final.txt",
+        "dev": "dedup_pairs.txt",
+    }
     return [(p[0], p[1], p[2]) for p in _lines(files[name])]
 
 
@@ -90,7 +95,7 @@ def dedup_figures(settings: Settings, embed: Any) -> dict[str, Any]:
     from mnemex.analysis import dedup
 
     report: dict[str, Any] = {}
-    for half in ("test", "dev"):
+    for half in ("test", "fresh", "final", "dev"):
         pairs = dedup_pairs(half)
         a = embed([p[1] for p in pairs]) if embed else [None] * len(pairs)
         b = embed([p[2] for p in pairs]) if embed else [None] * len(pairs)
