@@ -61,6 +61,25 @@ class Settings:
     lexical_candidates: int = 100
     common_term_df: float = 0.2  # query terms in more than this share of memories are dropped
 
+    # Ranking (retrieval/fuse.py and friends). Defaults: `mnemex eval locomo` cross-validation.
+    bm25_weight: float = 2.0  # RRF weight of the lexical channel at typical query-term rarity
+    bm25_rarity_gain: float = 0.0  # how much rarer-than-typical query terms raise that weight
+    vector_weight: float = 1.0  # RRF weight of the embedding channel
+    context_weight: float = 0.5  # RRF weight of similarity to `context=` (recent conversation)
+    graph_weight: float = 0.5  # prior: Personalized PageRank from the entities a query names
+    graph_mention_weight: float = 0.25  # a name a memory mentions, vs. its subject (1.0)
+    graph_alpha: float = 0.3  # PageRank restart probability
+    neighbour_weight: float = 0.3  # share of a neighbour's score a memory gains (episode.py)
+    neighbour_width: int = 1  # neighbours this many places away in the same episode
+    episode_weight: float = 0.1  # share of its episode's best scores a memory gains
+    episode_gap_minutes: float = 60.0  # memories from one source closer than this: one episode
+    period_weight: float = 0.5  # prior: observed within the period a query names
+    period_slack_days: float = 7.0  # ... falling to 0 this many days outside it
+    time_cue_weight: float = 0.2  # prior: says when, for a query asking when
+    usage_weight: float = 0.1  # prior: retrieved and then used (retrieval/usage.py)
+    co_usage_weight: float = 0.2  # pull toward memories used together with a top candidate
+    mmr_trade_off: float = 1.0  # MMR relevance-vs-novelty; 1.0 is off (pure relevance)
+
     # Limits on input (InvalidInputError names the field and the limit).
     max_content_chars: int = 50_000
     max_tags: int = 32
@@ -135,6 +154,22 @@ def _coerce(name: str, raw: Any) -> Any:
     return raw
 
 
+_RANKING_WEIGHTS = (
+    "bm25_weight",
+    "bm25_rarity_gain",
+    "vector_weight",
+    "context_weight",
+    "graph_weight",
+    "graph_mention_weight",
+    "neighbour_weight",
+    "episode_weight",
+    "period_weight",
+    "time_cue_weight",
+    "usage_weight",
+    "co_usage_weight",
+)
+
+
 def _validated(settings: Settings) -> Settings:
     if settings.decay_curve not in get_args(DecayCurve):
         raise InvalidInputError("decay_curve", f"must be one of {', '.join(get_args(DecayCurve))}")
@@ -147,4 +182,16 @@ def _validated(settings: Settings) -> Settings:
         raise InvalidInputError("temporal_weight", "must be within [0, 1]", limit=1)
     if not 0 <= settings.review_blend <= 0.5:
         raise InvalidInputError("review_blend", "must be within [0, 0.5]", limit=0.5)
+    for name in _RANKING_WEIGHTS:
+        if not 0 <= getattr(settings, name) <= 10:
+            raise InvalidInputError(name, "must be within [0, 10]", limit=10)
+    if not 0 < settings.graph_alpha < 1:
+        raise InvalidInputError("graph_alpha", "must be within (0, 1)", limit=1)
+    if not 0 <= settings.mmr_trade_off <= 1:
+        raise InvalidInputError("mmr_trade_off", "must be within [0, 1]", limit=1)
+    if not 1 <= settings.neighbour_width <= 10:
+        raise InvalidInputError("neighbour_width", "must be within [1, 10]", limit=10)
+    for name in ("episode_gap_minutes", "period_slack_days"):
+        if getattr(settings, name) <= 0:
+            raise InvalidInputError(name, "must be positive", limit=0)
     return settings

@@ -39,6 +39,7 @@ from mnemex.models import (
 )
 from mnemex.retrieval import lexical
 from mnemex.retrieval.embed import Embedder, load_embedder, to_bytes
+from mnemex.retrieval.graph import MemoryGraph
 from mnemex.retrieval.search import SearchRequest, run_search
 from mnemex.retrieval.vector import VectorIndex
 from mnemex.store import jsonl
@@ -97,6 +98,7 @@ class Engine:
         self.term_stats = lexical.TermStats()
         self.lock = threading.RLock()
         self._vectors: dict[str, VectorIndex] = {}
+        self._graphs: dict[str, MemoryGraph] = {}
         load_embedder(settings.embed_model)  # an unknown model name fails here, at open
 
     @property
@@ -114,6 +116,16 @@ class Engine:
             if index is None:
                 index = self._vectors[tenant] = VectorIndex(embedder.model_id, embedder.dim)
             return index
+
+    def memory_graph(self, tenant: str) -> MemoryGraph:
+        """The tenant's in-memory entity and episode graph (retrieval/graph.py)."""
+        with self.lock:
+            graph = self._graphs.get(tenant)
+            if graph is None:
+                gap_us = int(self.settings.episode_gap_minutes * 60_000_000)
+                graph = MemoryGraph(self.settings.graph_mention_weight, gap_us)
+                self._graphs[tenant] = graph
+            return graph
 
     def vectors_for(
         self, tx: Tx, texts: Sequence[str], hashes: Sequence[str]

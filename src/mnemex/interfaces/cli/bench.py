@@ -43,4 +43,27 @@ def bench_core(
     emit(rows, as_json, lambda r: rows_table(r, "mnemex bench core"))
 
 
+@eval_app.command("locomo")
+def eval_locomo(
+    data: str = typer.Option("../shared/data/locomo10.json", help="Path to locomo10.json."),
+    folds: int = typer.Option(5, help="Cross-validation folds over the conversations."),
+    tune: bool = typer.Option(True, help="Tune the ranking weights on each fold's training part."),
+    cache: str | None = typer.Option(None, help="Embedding cache file (default: user cache)."),
+    as_json: bool = JSON_OPTION,
+) -> None:
+    """Turn- and session-level recall on LoCoMo: cross-validated, baseline, ablations."""
+    from pathlib import Path
+
+    from mnemex.eval import locomo
+
+    report = locomo.run(
+        data,
+        k_folds=folds,
+        tune_weights=tune,
+        cache=None if cache is None else Path(cache),
+        progress=lambda text: console.print(f"[dim]{text}[/dim]") if not as_json else None,
+    )
+    emit(report, as_json, lambda r: rows_table(r["rows"], "mnemex eval locomo (categories 1-4)"))
+
+
 del command
