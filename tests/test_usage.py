@@ -12,7 +12,7 @@ def test_used_memories_rank_higher(settings: Settings, clock: FakeClock) -> None
     with mnemex.open(":memory:", settings=config, clock=clock) as store:
         first = store.save("release notes for the mobile app").id
         second = store.save("release notes for the web app").id
-        assert [h.memory.id for h in store.search("release notes")][0] == first
+        assert next(h.memory.id for h in store.search("release notes")) == first
         store.observe([second])
         hits = store.search("release notes", explain=True)
         assert hits[0].memory.id == second and "usage" in hits[0].channels
@@ -21,7 +21,7 @@ def test_used_memories_rank_higher(settings: Settings, clock: FakeClock) -> None
             a = plain.save("release notes for the mobile app").id
             b = plain.save("release notes for the web app").id
             plain.observe([b])
-            assert [h.memory.id for h in plain.search("release notes")][0] == a
+            assert next(h.memory.id for h in plain.search("release notes")) == a
 
 
 def test_co_used_partner_is_pulled_in(settings: Settings, clock: FakeClock) -> None:

@@ -191,12 +191,14 @@ def run(
     *,
     k_folds: int = 5,
     tune_weights: bool = True,
+    usage: bool = True,
     cache: Path | None = None,
+    model: str = "minilm-int8",
     progress: Callable[[str], None] | None = None,
 ) -> dict[str, Any]:
-    """The report: cross-validated row, defaults, plain BM25 baseline, ablations, tuned weights."""
+    """The report: cross-validated row, baseline, defaults, ablations, usage replay, weights."""
     say = progress or (lambda _: None)
-    with _indexed(data, cache, say) as evaluator:
+    with _indexed(data, cache, model, say) as evaluator:
         n = len(evaluator.indexed)
         everyone = list(range(n))
         defaults = _start(evaluator.base)
@@ -231,17 +233,24 @@ def run(
         for label, extra in ABLATIONS.items():
             say(f"ablation: {label}")
             report.append(summarise(f"  {label}", held_out(extra)))
-        return {"rows": report, "folds": k_folds, "weights": chosen}
+        result: dict[str, Any] = {"rows": report, "folds": k_folds, "weights": chosen}
+        if usage:
+            from mnemex.eval import usage_replay
+
+            conversations = [item.conversation for item in evaluator.indexed]
+            result["usage"] = usage_replay.run(conversations, evaluator.base, say)
+        return result
 
 
 @contextmanager
 def _indexed(
-    data: str | Path, cache: Path | None, say: Callable[[str], None]
+    data: str | Path, cache: Path | None, model: str, say: Callable[[str], None]
 ) -> Iterator[Evaluator]:
     conversations = load(data)
-    model = embed_cache.register_cached("minilm-int8", cache or embed_cache.default_path())
+    cached = embed_cache.register_cached(model, cache or embed_cache.default_path())
     with tempfile.TemporaryDirectory() as folder:
-        base = Settings.load(env={}, data_dir=Path(folder), embed_model=model)
+        # Defaults only (no MNEMEX_* variables): the report does not depend on the environment.
+        base = Settings.load(env={}, data_dir=Path(folder), embed_model=cached)
         indexed = []
         for number, conversation in enumerate(conversations, start=1):
             say(f"indexing conversation {number}/{len(conversations)}")

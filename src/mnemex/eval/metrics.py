@@ -7,6 +7,7 @@ from collections.abc import Callable, Iterable, Sequence
 
 TURN_KS = (1, 5, 10, 20)
 SESSION_KS = (1, 3, 5)
+STRICT_SESSION_K = 5
 NDCG_K = 10
 
 
@@ -38,8 +39,11 @@ def question_metrics(
     sessions = sessions_ranked(ranked, session_of)
     wanted = list(dict.fromkeys(session_of(item) for item in evidence))
     for k in SESSION_KS:
-        top = set(sessions[:k])
-        row[f"S@{k}"] = sum(s in top for s in wanted) / len(wanted)
+        # A hit when an evidence session is among the top k sessions (the data README's metric).
+        row[f"S@{k}"] = float(any(s in sessions[:k] for s in wanted))
+    # Stricter: the share of the evidence sessions found among the top k (multi-session items).
+    top = set(sessions[:STRICT_SESSION_K])
+    row[f"Sall@{STRICT_SESSION_K}"] = sum(s in top for s in wanted) / len(wanted)
     return row
 
 

@@ -1,13 +1,14 @@
 """Does usage learning help? A replay on LoCoMo: earlier questions are used, later ones asked.
 
-Per conversation, the questions keep their order. The first half is the history: each is asked
+Per conversation, the questions keep their order and alternate: every other one is history, the
+rest (the later questions) are asked after it. Each history question is asked
 with `recall` (k = 10, as an agent would), and the retrieved turns that are evidence are passed
 to `observe`, as an agent does with the memories it actually used (a memory it never retrieved
-cannot be used). The second half is then asked with `search` and scored, three ways:
+cannot be used). The other questions are then asked with `search` and scored, three ways:
 - cold: a fresh store, no history at all;
 - replay, learning off: after the history, `usage_weight` and `co_usage_weight` at 0 (observed
   memories still gain use counts, so the temporal score moves as it always does);
-- replay, learning on: the same store with usage learning (retrieval/usage.py) on.
+- replay, learning on: the same store with usage learning (retrieval/usage.py) on, at `ON`.
 The difference between the last two rows is what usage learning adds.
 """
 
@@ -24,6 +25,7 @@ from mnemex.service import MemoryStore
 
 RECALL_K = 10
 OFF = {"usage_weight": 0.0, "co_usage_weight": 0.0}
+ON = {"usage_weight": 0.1, "co_usage_weight": 0.2}  # small: a prior must not drown relevance
 
 
 def _ask(indexed: Indexed, settings: Settings, questions: tuple[Question, ...]) -> Rows:
@@ -51,8 +53,9 @@ def _replay(indexed: Indexed, settings: Settings, history: tuple[Question, ...])
 
 
 def _split(conversation: Conversation) -> tuple[tuple[Question, ...], tuple[Question, ...]]:
-    half = len(conversation.questions) // 2
-    return conversation.questions[:half], conversation.questions[half:]
+    """Alternate questions: the file groups questions by category, alternation keeps the mix."""
+    questions = conversation.questions
+    return questions[0::2], questions[1::2]
 
 
 def run(
@@ -71,7 +74,7 @@ def run(
             cold.append(_ask(fresh, settings.replace(**OFF), later))
             used = _replay(fresh, settings, history)
             off.append(_ask(fresh, settings.replace(**OFF), later))
-            on.append(_ask(fresh, settings, later))
+            on.append(_ask(fresh, settings.replace(**ON), later))
         finally:
             fresh.store.close()
         reused += sum(any(turn in used for turn in q.evidence) for q in later)

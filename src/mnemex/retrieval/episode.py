@@ -20,6 +20,7 @@ from mnemex.retrieval.timeline import Rows, Timeline
 Values = npt.NDArray[np.float64]
 
 EPISODE_TOP = 3  # a few strong matches make an episode relevant; a long episode is not favoured
+JOINERS = 30  # neighbours of the best candidates join the ranking; weaker ones could not win
 
 
 def _neighbour_bonus(
@@ -63,26 +64,50 @@ def with_context(
     episode_weight: float,
     width: int,
 ) -> tuple[dict[str, float], dict[str, float]]:
-    """Scores with neighbour and episode context added, and the context part alone (explain)."""
+    """Scores with neighbour and episode context added, and the context part alone (explain).
+
+    Every candidate lends to neighbouring candidates; only the best `JOINERS` lend to memories
+    outside the candidates, so the memories joining the ranking stay few whatever the store.
+    """
     if not scores or (neighbour_weight <= 0 and episode_weight <= 0):
         return dict(scores), {}
     ids = list(scores)
     rows = timeline.rows(ids)
     values = np.array([scores[m] for m in ids], dtype=np.float64)
-    smoothed = dict(scores)
     if neighbour_weight > 0:
-        targets, gains = _neighbour_bonus(timeline, rows, values, width)
-        for row, gain in zip(targets.tolist(), gains.tolist(), strict=True):
-            memory_id = timeline.ids[row]
-            smoothed[memory_id] = smoothed.get(memory_id, 0.0) + neighbour_weight * gain
-    out = dict(smoothed)
+        ids, rows, values = _add_neighbours(timeline, ids, rows, values, neighbour_weight, width)
     if episode_weight > 0:
-        ids = list(smoothed)
-        rows = timeline.rows(ids)
         known = rows >= 0
-        values = np.array([smoothed[m] for m in ids], dtype=np.float64)
-        mass = _episode_mass(timeline, rows[known], values[known])
-        for memory_id, value in zip(np.array(ids)[known].tolist(), mass.tolist(), strict=True):
-            out[memory_id] += episode_weight * value
-    added = {memory_id: out[memory_id] - scores.get(memory_id, 0.0) for memory_id in out}
+        mass = np.zeros(len(ids))
+        mass[known] = _episode_mass(timeline, rows[known], values[known])
+        values = values + episode_weight * mass
+    out = dict(zip(ids, values.tolist(), strict=True))
+    added = {m: v - scores.get(m, 0.0) for m, v in out.items()}
     return out, added
+
+
+def _add_neighbours(
+    timeline: Timeline, ids: list[str], rows: Rows, values: Values, weight: float, width: int
+) -> tuple[list[str], Rows, Values]:
+    """Candidates with their neighbour bonus, followed by the neighbours that join."""
+    position = {row: n for n, row in enumerate(rows.tolist()) if row >= 0}
+    targets, gains = _neighbour_bonus(timeline, rows, values, width)
+    smoothed = values.copy()
+    for row, gain in zip(targets.tolist(), gains.tolist(), strict=True):
+        if row in position:
+            smoothed[position[row]] += weight * gain
+    top = np.argsort(-values, kind="stable")[:JOINERS]
+    targets, gains = _neighbour_bonus(timeline, rows[top], values[top], width)
+    fresh = [
+        (row, gain)
+        for row, gain in zip(targets.tolist(), gains.tolist(), strict=True)
+        if row not in position
+    ]
+    joined_ids = [timeline.ids[row] for row, _ in fresh]
+    joined_rows = np.array([row for row, _ in fresh], dtype=np.int64)
+    joined_values = np.array([weight * gain for _, gain in fresh], dtype=np.float64)
+    return (
+        ids + joined_ids,
+        np.concatenate([rows, joined_rows]),
+        np.concatenate([smoothed, joined_values]),
+    )

@@ -52,7 +52,7 @@ class MemoryGraph:
         """Apply every change since the last sync (a full load the first time or after a gap)."""
         with self.lock:
             newest = tx.last_change()
-            if newest == self.seq:
+            if newest <= self.seq:  # up to date, or this transaction sees an older snapshot
                 return
             if self.seq < 0 or tx.oldest_change() > self.seq + 1:
                 self._reload(tx, newest)

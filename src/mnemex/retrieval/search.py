@@ -115,6 +115,7 @@ def vector_channel(
 
 Channels = dict[str, list[tuple[str, float]]]
 Signals = dict[str, dict[str, float]]
+DEFAULT_FILTER = MemoryFilter()  # live and current memories, nothing else asked
 GRAPH_STEPS = 3  # PageRank steps: seed -> memories -> their entities -> memories
 
 
@@ -207,8 +208,8 @@ def _score(
     now: datetime,
     channels: Channels,
     weights: dict[str, float],
-) -> tuple[dict[str, float], Signals]:
-    """Fused scores with priors and context, and every signal by name (for explain)."""
+) -> tuple[dict[str, float], Signals, MemoryGraph | None]:
+    """Fused scores with priors and context, every signal by name (explain), the graph used."""
     settings = store.settings
     fused = fuse.rrf(channels, weights)
     signals: Signals = {}
@@ -240,13 +241,28 @@ def _score(
                 episode_weight=settings.episode_weight,
                 width=settings.neighbour_width,
             )
-    return scores, signals
+    return scores, signals, graph
 
 
-def _admit(tx: Tx, scores: dict[str, float], channels: Channels, flt: MemoryFilter) -> None:
-    """Drop memories that joined through a prior or context but fail the request's filters."""
+def _admit(
+    tx: Tx,
+    graph: MemoryGraph | None,
+    scores: dict[str, float],
+    channels: Channels,
+    flt: MemoryFilter,
+) -> None:
+    """Drop memories that joined through a prior or context but fail the request's filters.
+
+    With the default filter (live, current memories), the graph already knows who is live:
+    only memories it does not vouch for (co-use partners) are checked in the store.
+    """
     found = {memory_id for hits in channels.values() for memory_id, _ in hits}
     joined = [memory_id for memory_id in scores if memory_id not in found]
+    if joined and graph is not None and flt == DEFAULT_FILTER:
+        with graph.lock:
+            rows = graph.timeline.rows(joined)
+            live = graph.timeline.live[np.maximum(rows, 0)] & (rows >= 0)
+        joined = [m for m, ok in zip(joined, live.tolist(), strict=True) if not ok]
     if joined:
         allowed = set(tx.filter_ids(joined, flt))
         for memory_id in joined:
@@ -279,23 +295,16 @@ def run_search(
         return []
     settings = store.settings
     channels, weights = _channels(store, tx, request, flt)
-    scores, signals = _score(store, tx, request, now, channels, weights)
-    _admit(tx, scores, channels, flt)
-    if not scores:
-        return []
+    scores, signals, graph = _score(store, tx, request, now, channels, weights)
+    _admit(tx, graph, scores, channels, flt)
     exact = settings.review_blend == 0 and settings.mmr_trade_off >= 1
     ids = _contenders(scores, request.k, settings.temporal_weight, exact)
-    relevance = np.array([scores[i] for i in ids], dtype=np.float64)
-    relevance = relevance / max(float(relevance.max()), 1e-12)
     temporal = tx.temporal_of(ids)
-    now_us = to_micros(now)
-    uses = np.array([temporal[i][0] for i in ids], dtype=np.float64)
-    days = np.array([(now_us - temporal[i][1]) / MICROS_PER_DAY for i in ids])
-    strengths = np.array([temporal[i][2] for i in ids], dtype=np.float64)
-    decay_scores = store.decay.scores(uses, days, strengths)
-    squashed = decay_scores / (1.0 + decay_scores)  # bounded in [0, 1) to blend with relevance
-    weight = settings.temporal_weight
-    final = (1.0 - weight) * relevance + weight * squashed
+    # The shared graph may know memories newer than this transaction's snapshot: skip those.
+    ids = [memory_id for memory_id in ids if memory_id in temporal]
+    if not ids:
+        return []
+    final, decay_scores = _blend(store, ids, scores, temporal, now)
     ranking = np.argsort(-final, kind="stable")
     order = blend_reviews(ranking, decay_scores, request.k, settings.review_blend, store.decay)
     if settings.mmr_trade_off < 1.0:
@@ -312,6 +321,26 @@ def run_search(
             )
         )
     return hits
+
+
+def _blend(
+    store: MemoryStore,
+    ids: list[str],
+    scores: dict[str, float],
+    temporal: dict[str, tuple[int, int, float]],
+    now: datetime,
+) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.float64]]:
+    """Relevance (scaled to the best) blended with the squashed temporal score; and the latter."""
+    relevance = np.array([scores[i] for i in ids], dtype=np.float64)
+    relevance = relevance / max(float(relevance.max()), 1e-12)
+    now_us = to_micros(now)
+    uses = np.array([temporal[i][0] for i in ids], dtype=np.float64)
+    days = np.array([(now_us - temporal[i][1]) / MICROS_PER_DAY for i in ids])
+    strengths = np.array([temporal[i][2] for i in ids], dtype=np.float64)
+    decay_scores = store.decay.scores(uses, days, strengths)
+    squashed = decay_scores / (1.0 + decay_scores)  # bounded in [0, 1) to blend with relevance
+    weight = store.settings.temporal_weight
+    return (1.0 - weight) * relevance + weight * squashed, decay_scores
 
 
 def _diversify(

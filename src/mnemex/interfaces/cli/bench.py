@@ -43,11 +43,22 @@ def bench_core(
     emit(rows, as_json, lambda r: rows_table(r, "mnemex bench core"))
 
 
+def _locomo_tables(report: dict[str, Any]) -> None:
+    rows_table(report["rows"], "mnemex eval locomo: categories 1-4, held-out rows cross-validated")
+    if "usage" in report:
+        usage = report["usage"]
+        share = usage["later_questions_reusing_a_used_turn"]
+        rows_table(usage["rows"], f"usage replay: later half ({share:.0%} reuse a used turn)")
+    for number, weights in enumerate(report["weights"], start=1):
+        console.print(f"fold {number} weights: {weights}")
+
+
 @eval_app.command("locomo")
 def eval_locomo(
     data: str = typer.Option("../shared/data/locomo10.json", help="Path to locomo10.json."),
     folds: int = typer.Option(5, help="Cross-validation folds over the conversations."),
     tune: bool = typer.Option(True, help="Tune the ranking weights on each fold's training part."),
+    usage: bool = typer.Option(True, help="Also run the usage-learning replay."),
     cache: str | None = typer.Option(None, help="Embedding cache file (default: user cache)."),
     as_json: bool = JSON_OPTION,
 ) -> None:
@@ -60,10 +71,11 @@ def eval_locomo(
         data,
         k_folds=folds,
         tune_weights=tune,
+        usage=usage,
         cache=None if cache is None else Path(cache),
         progress=lambda text: console.print(f"[dim]{text}[/dim]") if not as_json else None,
     )
-    emit(report, as_json, lambda r: rows_table(r["rows"], "mnemex eval locomo (categories 1-4)"))
+    emit(report, as_json, _locomo_tables)
 
 
 del command
