@@ -63,8 +63,8 @@ class Settings:
 
     # Ranking (retrieval/fuse.py and friends). Defaults: the weights most folds of
     # `mnemex eval locomo` chose (README, "Retrieval quality").
-    bm25_weight: float = 1.5  # RRF weight of the lexical channel at typical query-term rarity
-    bm25_rarity_gain: float = 1.0  # how much rarer-than-typical query terms raise that weight
+    bm25_weight: float = 2.0  # RRF weight of the lexical channel at typical query-term rarity
+    bm25_rarity_gain: float = 0.0  # how much rarer-than-typical query terms raise it (no gain seen)
     vector_weight: float = 1.0  # RRF weight of the embedding channel
     context_weight: float = 0.5  # RRF weight of similarity to `context=` (recent conversation)
     graph_weight: float = 0.5  # prior: Personalized PageRank from the entities a query names
@@ -72,12 +72,12 @@ class Settings:
     graph_alpha: float = 0.3  # PageRank restart probability
     neighbour_weight: float = 0.3  # share of a neighbour's score a memory gains (episode.py)
     neighbour_width: int = 1  # neighbours this many places away in the same episode
-    episode_weight: float = 0.1  # share of its episode's best scores a memory gains
+    episode_weight: float = 0.2  # share of its episode's best scores a memory gains
     episode_gap_minutes: float = 60.0  # memories from one source closer than this: one episode
     period_weight: float = 0.5  # prior: observed within the period a query names
     period_slack_days: float = 7.0  # ... falling to 0 this many days outside it
     time_cue_weight: float = 0.4  # prior: says when, for a query asking when
-    # Usage learning (retrieval/usage.py) is off: the LoCoMo replay shows no reliable gain.
+    # Usage learning (retrieval/usage.py) is off: the LoCoMo usage replay shows no gain.
     usage_weight: float = 0.0  # prior: retrieved and then used
     co_usage_weight: float = 0.0  # pull toward memories used together with a top candidate
     mmr_trade_off: float = 1.0  # MMR relevance-vs-novelty; 1.0 is off (pure relevance)

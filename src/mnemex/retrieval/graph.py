@@ -20,13 +20,12 @@ import numpy.typing as npt
 
 from mnemex.clock import to_micros
 from mnemex.models import LIVE_STATUSES, Memory
-from mnemex.retrieval import entities, temporal_cues
+from mnemex.retrieval import changelog, entities, temporal_cues
 from mnemex.retrieval.lexical import STOPWORDS, words
 from mnemex.retrieval.timeline import Timeline
 from mnemex.store._sqlite_graph import normalize_name
 from mnemex.store.base import MemoryFilter, Tx
 
-_SYNC_BATCH = 5_000
 MAX_NAME_WORDS = 3  # query n-grams tried against the entity dictionary
 EXPAND_DEGREE = 64  # a seed entity named by at most this many memories brings them all in
 Mass = npt.NDArray[np.float64]
@@ -51,35 +50,26 @@ class MemoryGraph:
     def sync(self, tx: Tx) -> None:
         """Apply every change since the last sync (a full load the first time or after a gap)."""
         with self.lock:
-            newest = tx.last_change()
-            if newest <= self.seq:  # up to date, or this transaction sees an older snapshot
-                return
-            if self.seq < 0 or tx.oldest_change() > self.seq + 1:
-                self._reload(tx, newest)
-                return
-            while self.seq < newest:
-                changes = tx.changes_since(self.seq, _SYNC_BATCH)
-                if not changes:
-                    break
-                touched = list(dict.fromkeys(change.memory_id for change in changes))
-                found = tx.get_memories(touched)
-                for memory_id in touched:
-                    memory = found.get(memory_id)
-                    if memory is None:
-                        self._unlink(memory_id)
-                        self.timeline.kill(memory_id)
-                    else:
-                        self._put(memory)
-                self.seq = changes[-1].seq
-            self.seq = newest
+            self.seq = changelog.catch_up(
+                tx, self.seq, lambda ids: self._apply(tx, ids), lambda: self._reload(tx)
+            )
 
-    def _reload(self, tx: Tx, newest: int) -> None:
+    def _apply(self, tx: Tx, touched: Sequence[str]) -> None:
+        found = tx.get_memories(touched)
+        for memory_id in touched:
+            memory = found.get(memory_id)
+            if memory is None:
+                self._unlink(memory_id)
+                self.timeline.kill(memory_id)
+            else:
+                self._put(memory)
+
+    def _reload(self, tx: Tx) -> None:
         self.timeline = Timeline(self.timeline.episode_gap_us)
         self.links, self.entity_index, self.known, self.members, self.degree = {}, {}, [], [], []
         # Every status, oldest first: rows keep saving order even for memories restored later.
         for memory in tx.iter_memories(MemoryFilter(statuses=(), include_superseded=True)):
             self._put(memory)
-        self.seq = newest
 
     def _entity(self, name: str) -> int:
         index = self.entity_index.get(name)

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+import sys
 from typing import Any
 
 import typer
 from rich.table import Table
 
-from mnemex.interfaces.cli._app import JSON_OPTION, app, command, console, emit
+from mnemex.interfaces.cli._app import JSON_OPTION, app, command, console, emit, err_console
 
 bench_app = typer.Typer(help="Speed and memory benchmarks.", no_args_is_help=True)
 eval_app = typer.Typer(help="Quality evaluations on labelled data.", no_args_is_help=True)
@@ -43,6 +44,25 @@ def bench_core(
     emit(rows, as_json, lambda r: rows_table(r, "mnemex bench core"))
 
 
+def markdown_table(rows: list[dict[str, Any]]) -> str:
+    """A list of flat dicts as one Markdown table."""
+    head = list(rows[0])
+    lines = ["| " + " | ".join(head) + " |", "|" + "|".join("---" for _ in head) + "|"]
+    lines += ["| " + " | ".join(str(row[key]) for key in head) + " |" for row in rows]
+    return "\n".join(lines)
+
+
+def _locomo_markdown(report: dict[str, Any]) -> None:
+    sys.stdout.write(markdown_table(report["rows"]) + "\n")
+    if "usage" in report:
+        usage = report["usage"]
+        share = usage["later_questions_reusing_a_used_turn"]
+        sys.stdout.write(f"\nUsage replay ({share:.0%} of later questions reuse a used turn):\n\n")
+        sys.stdout.write(markdown_table(usage["rows"]) + "\n")
+    for number, weights in enumerate(report["weights"], start=1):
+        sys.stdout.write(f"\nfold {number} weights: {weights}\n")
+
+
 def _locomo_tables(report: dict[str, Any]) -> None:
     rows_table(report["rows"], "mnemex eval locomo: categories 1-4, held-out rows cross-validated")
     if "usage" in report:
@@ -59,6 +79,7 @@ def eval_locomo(
     folds: int = typer.Option(5, help="Cross-validation folds over the conversations."),
     tune: bool = typer.Option(True, help="Tune the ranking weights on each fold's training part."),
     usage: bool = typer.Option(True, help="Also run the usage-learning replay."),
+    markdown: bool = typer.Option(False, "--markdown", help="Print Markdown tables (README)."),
     cache: str | None = typer.Option(None, help="Embedding cache file (default: user cache)."),
     as_json: bool = JSON_OPTION,
 ) -> None:
@@ -73,9 +94,9 @@ def eval_locomo(
         tune_weights=tune,
         usage=usage,
         cache=None if cache is None else Path(cache),
-        progress=lambda text: console.print(f"[dim]{text}[/dim]") if not as_json else None,
+        progress=lambda text: err_console.print(f"[dim]{text}[/dim]"),
     )
-    emit(report, as_json, _locomo_tables)
+    emit(report, as_json, _locomo_markdown if markdown else _locomo_tables)
 
 
 del command
