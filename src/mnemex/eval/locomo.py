@@ -250,6 +250,7 @@ def run(
 def _indexed(
     data: str | Path, cache: Path | None, model: str, say: Callable[[str], None]
 ) -> Iterator[Evaluator]:
+    """Conversations loaded and indexed (cached embeddings), closed afterwards."""
     conversations = load(data)
     cached = embed_cache.register_cached(model, cache or embed_cache.default_path())
     with tempfile.TemporaryDirectory() as folder:

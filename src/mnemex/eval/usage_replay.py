@@ -29,6 +29,7 @@ ON = {"usage_weight": 0.1, "co_usage_weight": 0.2}  # small: a prior must not dr
 
 
 def _ask(indexed: Indexed, settings: Settings, questions: tuple[Question, ...]) -> Rows:
+    """Ask the questions on the store under `settings`; metrics per category."""
     view = MemoryStore(indexed.store.backend, settings, clock=indexed.clock)
     rows: Rows = {}
     for question in questions:

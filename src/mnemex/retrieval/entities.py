@@ -30,6 +30,7 @@ MAX_NAMES = 16  # a long memory names many things; the first few carry its topic
 
 
 def _clean(name: str) -> str | None:
+    """A candidate name without leading greetings or stopwords, normalised; None if nothing left."""
     words = [_POSSESSIVE.sub("", word) for word in name.split()]
     while words and (words[0].casefold() in _NOT_NAMES or words[0].casefold() in STOPWORDS):
         words = words[1:]

@@ -55,6 +55,7 @@ class MemoryGraph:
             )
 
     def _apply(self, tx: Tx, touched: Sequence[str]) -> None:
+        """Refresh the memories one change-log batch touched (gone ones are unlinked)."""
         found = tx.get_memories(touched)
         for memory_id in touched:
             memory = found.get(memory_id)
@@ -65,6 +66,7 @@ class MemoryGraph:
                 self._put(memory)
 
     def _reload(self, tx: Tx) -> None:
+        """Rebuild from every memory of the tenant."""
         self.timeline = Timeline(self.timeline.episode_gap_us)
         self.links, self.entity_index, self.known, self.members, self.degree = {}, {}, [], [], []
         # Every status, oldest first: rows keep saving order even for memories restored later.
@@ -81,6 +83,7 @@ class MemoryGraph:
         return index
 
     def _put(self, memory: Memory) -> None:
+        """Place a memory in the timeline and link it to the entities it names."""
         live = memory.status in LIVE_STATUSES and memory.superseded_by is None
         self.timeline.put(
             memory.id,

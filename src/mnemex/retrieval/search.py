@@ -140,12 +140,13 @@ def _channels(
             common_share=common,
             generation=generation(size),
         )
-        terms = lexical.query_terms(request.text)
-        cutoff = max(50, int(size * common))
-        dfs = store.engine.term_stats.frequencies(tx, terms, cutoff + 1, generation(size))
-        weights["bm25"] = fuse.bm25_weight(
-            settings.bm25_weight, settings.bm25_rarity_gain, fuse.rarity(dfs, size)
-        )
+        rarity = fuse.RARITY_MID
+        if settings.bm25_rarity_gain > 0:
+            terms = lexical.query_terms(request.text)
+            cutoff = max(50, int(size * common))  # the same cap as lexical.search: cached counts
+            dfs = store.engine.term_stats.frequencies(tx, terms, cutoff + 1, generation(size))
+            rarity = fuse.rarity(dfs, size)
+        weights["bm25"] = fuse.bm25_weight(settings.bm25_weight, settings.bm25_rarity_gain, rarity)
     if settings.vector_weight > 0:
         channels["vector"] = vector_channel(store, tx, request.text, flt, pool)
         weights["vector"] = settings.vector_weight
@@ -156,6 +157,7 @@ def _channels(
 
 
 def _uses_graph(store: MemoryStore) -> bool:
+    """True when any signal that reads the graph is on (else the graph is never loaded)."""
     s = store.settings
     return any(
         weight > 0
