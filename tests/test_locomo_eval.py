@@ -134,4 +134,4 @@ def test_cli_runs_the_evaluation(data: Path, tmp_path: Path) -> None:
         ],
     )
     assert result.exit_code == 0, result.output
-    assert json.loads(result.output)["rows"][1]["row"] == "plain BM25 (baseline)"
+    assert json.loads(result.stdout)["rows"][1]["row"] == "plain BM25 (baseline)"
