@@ -204,3 +204,14 @@ def test_an_answer_is_read_with_its_question(mem_store: MemoryStore) -> None:
     assert mem_store.analyze("thanks!", context=["Anything else?"]).intent == "GREETING"
     mem_store.analyze("Which database did the team pick?", session_id="t")
     assert mem_store.analyze("Postgres, final.", session_id="t").intent == "SAVE_DECISION"
+
+
+def test_an_edit_drops_the_names_it_removed_and_keeps_given_ones(tmp_path: Path) -> None:
+    settings = Settings.load(env={}, data_dir=tmp_path, embed_model="none")
+    with mnemex.open(":memory:", settings=settings) as store:
+        saved = store.save("Met Priya at the Kubernetes meetup")
+        assert "Kubernetes" in saved.memory.entities
+        store.update(saved.id, entities=[*saved.memory.entities, "Project Atlas"])
+        edited = store.update(saved.id, content="Met Priya at the Terraform meetup")
+        assert "Kubernetes" not in edited.entities
+        assert {"Terraform", "Project Atlas"} <= set(edited.entities)

@@ -151,3 +151,12 @@ def test_review_blend_gives_slots_to_danger_zone_memories(
     with mnemex.open(":memory:", settings=settings, clock=clock) as plain:
         plain.save("garden notes: prune the roses")
         assert len(plain.search("garden notes", k=2)) == 1
+
+
+def test_recall_leaves_out_what_only_context_pulled_in(mem_store: MemoryStore) -> None:
+    saved = mem_store.save("The VPN certificate expires in March")
+    neighbour = mem_store.save("Lunch options near the office")
+    hits = mem_store.search("vpn certificate")
+    assert hits[0].memory.id == saved.id
+    block = mem_store.recall("vpn certificate?").block
+    assert saved.id in block and neighbour.id not in block

@@ -87,6 +87,29 @@ class Settings:
     relation_auto_threshold: float = 0.78  # map onto an existing key without asking
     relation_review_threshold: float = 0.67  # ...or ask in the review queue; below: a new key
 
+    # Ranking (retrieval/fuse.py and friends). Defaults: the weights most folds of
+    # `mnemex eval locomo` chose (README, "Retrieval quality").
+    bm25_weight: float = 2.0  # RRF weight of the lexical channel at typical query-term rarity
+    bm25_rarity_gain: float = 0.0  # how much rarer-than-typical query terms raise it (no gain seen)
+    vector_weight: float = 1.0  # RRF weight of the embedding channel
+    context_weight: float = 0.5  # RRF weight of similarity to `context=` (recent conversation)
+    graph_weight: float = 0.5  # prior: Personalized PageRank from the entities a query names
+    graph_mention_weight: float = 0.25  # a name a memory mentions, vs. its subject (1.0)
+    graph_alpha: float = 0.3  # PageRank restart probability
+    neighbour_weight: float = 0.3  # share of a neighbour's score a memory gains (episode.py)
+    neighbour_width: int = 1  # neighbours this many places away in the same episode
+    episode_weight: float = 0.2  # share of its episode's best scores a memory gains
+    episode_gap_minutes: float = 60.0  # memories from one source closer than this: one episode
+    period_weight: float = 0.5  # prior: observed within the period a query names
+    period_slack_days: float = 7.0  # ... falling to 0 this many days outside it
+    time_cue_weight: float = 0.4  # prior: says when, for a query asking when
+    # Usage learning (retrieval/usage.py) is off: the LoCoMo usage replay shows no gain.
+    usage_weight: float = 0.0  # prior: retrieved and then used
+    co_usage_weight: float = 0.0  # pull toward memories used together with a top candidate
+    mmr_trade_off: float = 1.0  # MMR relevance-vs-novelty; 1.0 is off (pure relevance)
+
+    recall_floor: float = 0.5  # recall() injects only hits scoring >= this share of the best
+
     # Limits on input (InvalidInputError names the field and the limit).
     max_content_chars: int = 50_000
     max_tags: int = 32
@@ -161,6 +184,22 @@ def _coerce(name: str, raw: Any) -> Any:
     return raw
 
 
+_RANKING_WEIGHTS = (
+    "bm25_weight",
+    "bm25_rarity_gain",
+    "vector_weight",
+    "context_weight",
+    "graph_weight",
+    "graph_mention_weight",
+    "neighbour_weight",
+    "episode_weight",
+    "period_weight",
+    "time_cue_weight",
+    "usage_weight",
+    "co_usage_weight",
+)
+
+
 def _validated(settings: Settings) -> Settings:
     if settings.decay_curve not in get_args(DecayCurve):
         raise InvalidInputError("decay_curve", f"must be one of {', '.join(get_args(DecayCurve))}")
@@ -169,6 +208,8 @@ def _validated(settings: Settings) -> Settings:
             raise InvalidInputError(name, "must be positive", limit=0)
     if not 0 <= settings.fast_weight <= 1:
         raise InvalidInputError("fast_weight", "must be within [0, 1]", limit=1)
+    if not 0 <= settings.recall_floor <= 1:
+        raise InvalidInputError("recall_floor", "must be within [0, 1]", limit=1)
     if not 0 <= settings.temporal_weight <= 1:
         raise InvalidInputError("temporal_weight", "must be within [0, 1]", limit=1)
     for name in ("analysis_save_threshold", "analysis_recall_threshold", "dedup_review"):
@@ -189,4 +230,17 @@ def _validated(settings: Settings) -> Settings:
             "must be within [0, relation_auto_threshold] (and that within [0, 1])",
             limit=settings.relation_auto_threshold,
         )
+
+    for name in _RANKING_WEIGHTS:
+        if not 0 <= getattr(settings, name) <= 10:
+            raise InvalidInputError(name, "must be within [0, 10]", limit=10)
+    if not 0 < settings.graph_alpha < 1:
+        raise InvalidInputError("graph_alpha", "must be within (0, 1)", limit=1)
+    if not 0 <= settings.mmr_trade_off <= 1:
+        raise InvalidInputError("mmr_trade_off", "must be within [0, 1]", limit=1)
+    if not 1 <= settings.neighbour_width <= 10:
+        raise InvalidInputError("neighbour_width", "must be within [1, 10]", limit=10)
+    for name in ("episode_gap_minutes", "period_slack_days"):
+        if getattr(settings, name) <= 0:
+            raise InvalidInputError(name, "must be positive", limit=0)
     return settings

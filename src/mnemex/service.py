@@ -47,6 +47,7 @@ from mnemex.models import (
 )
 from mnemex.retrieval import lexical
 from mnemex.retrieval.embed import Embedder, from_bytes, load_embedder, to_bytes
+from mnemex.retrieval.graph import MemoryGraph
 from mnemex.retrieval.search import SearchRequest, run_search
 from mnemex.retrieval.vector import VectorIndex
 from mnemex.store import jsonl
@@ -112,6 +113,7 @@ class Engine:
         self.lock = threading.RLock()
         self.tokens = TokenRegistry(backend, clock)
         self._vectors: dict[str, VectorIndex] = {}
+        self._graphs: dict[str, MemoryGraph] = {}
         load_embedder(settings.embed_model)  # an unknown model name fails here, at open
         self.analyzer = Analyzer(settings, self._analysis_embed)
 
@@ -155,6 +157,16 @@ class Engine:
             indexes = list(self._vectors.values())
         for index in indexes:
             index.close()
+
+    def memory_graph(self, tenant: str) -> MemoryGraph:
+        """The tenant's in-memory entity and episode graph (retrieval/graph.py)."""
+        with self.lock:
+            graph = self._graphs.get(tenant)
+            if graph is None:
+                gap_us = int(self.settings.episode_gap_minutes * 60_000_000)
+                graph = MemoryGraph(self.settings.graph_mention_weight, gap_us)
+                self._graphs[tenant] = graph
+            return graph
 
     def vectors_for(
         self, tx: Tx, texts: Sequence[str], hashes: Sequence[str]
@@ -532,9 +544,18 @@ class MemoryStore:
         vector = None
         if "content" in changes:
             with self._read() as tx:
+                before = self._require(tx, memory_id)
                 vector = self.engine.vectors_for(
                     tx, [changes["content"]], [changes["content_hash"]]
                 )[0]
+            if (
+                "entities" not in changes
+                and settings.analysis_enrich
+                and settings.analysis_entities
+            ):
+                changes["entities"] = enrich.refreshed_entities(
+                    before.content, changes["content"], before.entities, settings
+                )
         now = self.now()
         with self._write() as tx:
             self._require(tx, memory_id)
@@ -672,9 +693,15 @@ class MemoryStore:
         return hits
 
     def recall(self, prompt: str, *, k: int = 5, context: str | None = None) -> Recall:
-        """Memories for a prompt, and a `<recalled-memory>` block ready to inject into a context."""
+        """Memories for a prompt, and a `<recalled-memory>` block ready to inject into a context.
+
+        What is injected costs the agent context, so hits scoring below `recall_floor` times the
+        best hit's score (context pulled in by the episode or graph priors) are left out.
+        """
         hits = self.search(prompt, k=k, context=context)
         if hits:
+            cut = self.settings.recall_floor * hits[0].score
+            hits = [hit for hit in hits if hit.score >= cut]
             with self._write() as tx:
                 now_us = to_micros(self.now())
                 tx.record_usage([hit.memory.id for hit in hits], used=False, at=now_us)

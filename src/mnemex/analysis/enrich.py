@@ -14,12 +14,14 @@ from contextlib import AbstractContextManager
 from datetime import datetime
 from typing import Any, Protocol
 
+from mnemex.analysis import entities
 from mnemex.analysis.analyze import Analyzer, Vector
 from mnemex.analysis.intent import SAVE_INTENTS
 from mnemex.clock import to_micros
 from mnemex.config import Settings
 from mnemex.limits import normalize_tag
 from mnemex.models import LIVE_STATUSES, Entity, Relation, Review, new_id
+from mnemex.names import normalize_name
 from mnemex.retrieval.embed import Embedder, from_bytes
 from mnemex.retrieval.lexical import query_terms
 from mnemex.retrieval.vector import VectorIndex
@@ -159,6 +161,25 @@ def enrich(
     if result.errors:
         filled["errors"] = list(result.errors)
     draft.enrichment.update(filled)
+
+
+def refreshed_entities(
+    old_text: str, new_text: str, old_entities: Sequence[str], settings: Settings
+) -> list[str]:
+    """A memory's entities after its text was edited.
+
+    Names the old text mentioned and the new one does not are dropped; names never in the text
+    (given by the caller) stay; names the new text mentions join.
+    """
+
+    def mentioned(name: str, text: str) -> bool:
+        return normalize_name(name) in normalize_name(text)
+
+    kept = [e for e in old_entities if mentioned(e, new_text) or not mentioned(e, old_text)]
+    found = entities.extract(new_text, use_spacy=settings.analysis_spacy)
+    names = kept + [m.text[: settings.max_entity_chars] for m in found if m.named]
+    unique = {normalize_name(name): name for name in reversed(names)}
+    return list(reversed(unique.values()))[: settings.max_entities]
 
 
 def apply(

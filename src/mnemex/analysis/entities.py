@@ -20,8 +20,8 @@ from typing import Any
 
 from mnemex.analysis import gazetteer
 from mnemex.models import Entity
+from mnemex.names import normalize_name
 from mnemex.retrieval.lexical import STOPWORDS
-from mnemex.store._sqlite_graph import normalize_name
 
 log = logging.getLogger(__name__)
 

@@ -1,4 +1,9 @@
-"""The search pipeline: filters -> channels -> fused ranking -> records (behind `search()`)."""
+"""The search pipeline (behind `search()`).
+
+filters -> channels (BM25, embedding, conversation context) -> weighted RRF -> priors (entity
+graph PPR, named period, time cue, usage, co-use pull) -> episode context -> temporal blend ->
+review blend / MMR -> records. Every step works on the candidates only.
+"""
 
 from __future__ import annotations
 
@@ -13,9 +18,9 @@ import numpy.typing as npt
 
 from mnemex.clock import MICROS_PER_DAY, to_micros
 from mnemex.models import ChannelScore, SearchHit
-from mnemex.retrieval import lexical
+from mnemex.retrieval import episode, fuse, lexical, temporal_cues, usage
 from mnemex.retrieval.embed import Vectors, embed_soon
-from mnemex.retrieval.fuse import rrf
+from mnemex.retrieval.graph import MemoryGraph, ppr
 from mnemex.store.base import MemoryFilter, Tx
 from mnemex.temporal import lookup as ledger
 from mnemex.temporal.decay import Decay
@@ -116,66 +121,227 @@ def vector_channel(
         want *= 4
 
 
+Channels = dict[str, list[tuple[str, float]]]
+Signals = dict[str, dict[str, float]]
+DEFAULT_FILTER = MemoryFilter()  # live and current memories, nothing else asked
+GRAPH_STEPS = 3  # PageRank steps: seed -> memories -> their entities -> memories
+
+
+def _channels(
+    store: MemoryStore, tx: Tx, request: SearchRequest, flt: MemoryFilter
+) -> tuple[Channels, dict[str, float]]:
+    """Ranked hits of each retrieval channel and the RRF weight each gets for this query."""
+    settings = store.settings
+    size = tx.index_size()
+    pool = max(settings.lexical_candidates, 3 * request.k)
+    common = settings.common_term_df
+    channels: Channels = {}
+    weights: dict[str, float] = {}
+    embedder = store.engine.embedder  # the query embeds while the lexical channel runs
+    wants_vector = settings.vector_weight > 0 and embedder is not None and request.text.strip()
+    pending = embed_soon(embedder, request.text) if wants_vector and embedder else None
+    if settings.bm25_weight > 0:
+        channels["bm25"] = lexical.search(
+            tx,
+            store.engine.term_stats,
+            request.text,
+            limit=pool,
+            flt=flt,
+            corpus_size=size,
+            common_share=common,
+            generation=generation(size),
+        )
+        rarity = fuse.RARITY_MID
+        if settings.bm25_rarity_gain > 0:
+            terms = lexical.query_terms(request.text)
+            cutoff = max(50, int(size * common))  # the same cap as lexical.search: cached counts
+            dfs = store.engine.term_stats.frequencies(tx, terms, cutoff + 1, generation(size))
+            rarity = fuse.rarity(dfs, size)
+        weights["bm25"] = fuse.bm25_weight(settings.bm25_weight, settings.bm25_rarity_gain, rarity)
+    if settings.vector_weight > 0:
+        channels["vector"] = vector_channel(store, tx, request.text, flt, pool, pending)
+        weights["vector"] = settings.vector_weight
+    if request.context and settings.context_weight > 0:
+        channels["context"] = vector_channel(store, tx, request.context, flt, pool)
+        weights["context"] = settings.context_weight
+    return channels, weights
+
+
+def _uses_graph(store: MemoryStore) -> bool:
+    """True when any signal that reads the graph is on (else the graph is never loaded)."""
+    s = store.settings
+    return any(
+        weight > 0
+        for weight in (
+            s.graph_weight,
+            s.neighbour_weight,
+            s.episode_weight,
+            s.period_weight,
+            s.time_cue_weight,
+        )
+    )
+
+
+def _graph_priors(
+    store: MemoryStore, graph: MemoryGraph, request: SearchRequest, ids: list[str], now: datetime
+) -> Signals:
+    """Priors read from the graph: entity PageRank, closeness to a named period, time cue."""
+    settings = store.settings
+    priors: Signals = {}
+    if settings.graph_weight > 0:
+        with graph.lock:
+            seeds = graph.query_entities(request.text)
+            reach = list(dict.fromkeys([*ids, *graph.expansion(seeds)]))
+        mass = ppr(graph, seeds, reach, alpha=settings.graph_alpha, steps=GRAPH_STEPS)
+        top = float(mass.max()) if len(mass) else 0.0
+        if top > 0:
+            priors["graph"] = {m: float(v) / top for m, v in zip(reach, mass, strict=True) if v > 0}
+    period = temporal_cues.named_period(request.text, now)
+    timeline = graph.timeline
+    if period is not None and settings.period_weight > 0:
+        with graph.lock:
+            rows = timeline.rows(ids)
+            times = timeline.times[np.maximum(rows, 0)]
+        near = temporal_cues.closeness(times, period, settings.period_slack_days)
+        priors["period"] = {
+            m: float(v) for m, v, r in zip(ids, near, rows, strict=True) if v > 0 and r >= 0
+        }
+    if settings.time_cue_weight > 0 and temporal_cues.asks_when(request.text):
+        with graph.lock:
+            rows = timeline.rows(ids)
+            says = timeline.says_when[np.maximum(rows, 0)] & (rows >= 0)
+        priors["time_cue"] = {m: 1.0 for m, flag in zip(ids, says.tolist(), strict=True) if flag}
+    return priors
+
+
+def _score(
+    store: MemoryStore,
+    tx: Tx,
+    request: SearchRequest,
+    now: datetime,
+    channels: Channels,
+    weights: dict[str, float],
+) -> tuple[dict[str, float], Signals, MemoryGraph | None]:
+    """Fused scores with priors and context, every signal by name (explain), the graph used."""
+    settings = store.settings
+    fused = fuse.rrf(channels, weights)
+    signals: Signals = {}
+    graph = None
+    if fused and _uses_graph(store):
+        graph = store.engine.memory_graph(store.tenant)
+        graph.sync(tx)
+        signals.update(_graph_priors(store, graph, request, list(fused), now))
+    if fused and settings.usage_weight > 0:
+        signals["usage"] = usage.usefulness(tx, list(fused))
+    prior_weights = {
+        "graph": settings.graph_weight,
+        "period": settings.period_weight,
+        "time_cue": settings.time_cue_weight,
+        "usage": settings.usage_weight,
+    }
+    scores = fuse.add_priors(fused, signals, prior_weights)
+    if scores and settings.co_usage_weight > 0:
+        signals["co_use"] = usage.co_use_pull(tx, scores)
+        scores = fuse.add_priors(
+            scores, {"co_use": signals["co_use"]}, {"co_use": settings.co_usage_weight}
+        )
+    if graph is not None:
+        with graph.lock:
+            scores, signals["episode"] = episode.with_context(
+                graph.timeline,
+                scores,
+                neighbour_weight=settings.neighbour_weight,
+                episode_weight=settings.episode_weight,
+                width=settings.neighbour_width,
+            )
+    return scores, signals, graph
+
+
+def _admit(
+    tx: Tx,
+    graph: MemoryGraph | None,
+    scores: dict[str, float],
+    channels: Channels,
+    flt: MemoryFilter,
+) -> None:
+    """Drop memories that joined through a prior or context but fail the request's filters.
+
+    With the default filter (live, current memories), the graph already knows who is live:
+    only memories it does not vouch for (co-use partners) are checked in the store.
+    """
+    found = {memory_id for hits in channels.values() for memory_id, _ in hits}
+    joined = [memory_id for memory_id in scores if memory_id not in found]
+    if joined and graph is not None and flt == DEFAULT_FILTER:
+        with graph.lock:
+            rows = graph.timeline.rows(joined)
+            live = graph.timeline.live[np.maximum(rows, 0)] & (rows >= 0)
+        joined = [m for m, ok in zip(joined, live.tolist(), strict=True) if not ok]
+    if joined:
+        allowed = set(tx.filter_ids(joined, flt))
+        for memory_id in joined:
+            if memory_id not in allowed:
+                del scores[memory_id]
+
+
+def _contenders(scores: dict[str, float], k: int, weight: float, exact: bool) -> list[str]:
+    """Candidates that can still reach the top k once the temporal blend is added.
+
+    The blend adds at most `weight` (squashed temporal score < 1) to `(1 - weight) * relevance`,
+    so a memory whose relevance trails the k-th best by more than weight / (1 - weight) cannot
+    get in: skipping it spares its temporal lookup. Review blending and MMR look deeper than the
+    top k (`exact` False): no cut then.
+    """
+    ids = sorted(scores, key=lambda memory_id: -scores[memory_id])
+    if not exact or len(ids) <= k or weight >= 1:
+        return ids
+    top = scores[ids[0]] or 1e-12
+    floor = scores[ids[k - 1]] / top - weight / (1.0 - weight)
+    return [memory_id for memory_id in ids if scores[memory_id] / top >= floor]
+
+
 def run_search(
     store: MemoryStore, tx: Tx, request: SearchRequest, now: datetime
 ) -> list[SearchHit]:
-    """Lexical and vector candidates fused by weighted RRF, blended with temporal scores."""
+    """Channels fused by weighted RRF, priors and context added, blended with temporal scores."""
     flt = memory_filter(tx, request)
     if flt is None:
         return []
     settings = store.settings
-    size = tx.index_size()
-    pool = max(settings.lexical_candidates, 3 * request.k)
-    embedder = store.engine.embedder  # the query embeds while the lexical channel runs
-    pending = embed_soon(embedder, request.text) if embedder and request.text.strip() else None
-    lexical_hits = lexical.search(
-        tx,
-        store.engine.term_stats,
-        request.text,
-        limit=pool,
-        flt=flt,
-        corpus_size=size,
-        common_share=settings.common_term_df,
-        generation=generation(size),
-    )
-    vector_hits = vector_channel(store, tx, request.text, flt, pool, pending)
-    channels = {"bm25": lexical_hits, "vector": vector_hits}
-    fused_scores = rrf(channels, {"bm25": 1.0, "vector": 1.0})
-    fused_scores = dict(
+    channels, weights = _channels(store, tx, request, flt)
+    scores, signals, graph = _score(store, tx, request, now, channels, weights)
+    _admit(tx, graph, scores, channels, flt)
+    # The ledger: only what was valid at `as_of`, and the memory stating an asked-for key first.
+    scores = dict(
         ledger.adjust(
             tx,
             request.text,
-            list(fused_scores.items()),
+            list(scores.items()),
             flt,
             request.as_of,
             answer=settings.ledger_search,
         )
     )
-    if not fused_scores:
-        return []
-    ids = list(fused_scores)
-    relevance = np.array([fused_scores[i] for i in ids], dtype=np.float64)
-    relevance = relevance / max(float(relevance.max()), 1e-12)
+    exact = settings.review_blend == 0 and settings.mmr_trade_off >= 1
+    ids = _contenders(scores, request.k, settings.temporal_weight, exact)
     temporal = tx.temporal_of(ids)
-    now_us = to_micros(now)
-    uses = np.array([temporal[i][0] for i in ids], dtype=np.float64)
-    days = np.array([(now_us - temporal[i][1]) / MICROS_PER_DAY for i in ids])
-    strengths = np.array([temporal[i][2] for i in ids], dtype=np.float64)
-    scores = store.decay.scores(uses, days, strengths)
-    squashed = scores / (1.0 + scores)  # bounded in [0, 1) so it can blend with relevance
-    weight = settings.temporal_weight
-    fused = (1.0 - weight) * relevance + weight * squashed
-    ranking = np.argsort(-fused, kind="stable")
-    order = blend_reviews(ranking, scores, request.k, settings.review_blend, store.decay)
+    # The shared graph may know memories newer than this transaction's snapshot: skip those.
+    ids = [memory_id for memory_id in ids if memory_id in temporal]
+    if not ids:
+        return []
+    final, decay_scores = _blend(store, ids, scores, temporal, now)
+    ranking = np.argsort(-final, kind="stable")
+    order = blend_reviews(ranking, decay_scores, request.k, settings.review_blend, store.decay)
+    if settings.mmr_trade_off < 1.0:
+        order = _diversify(tx, ids, ranking, final, request.k, settings.mmr_trade_off)
     records = tx.get_memories([ids[i] for i in order])
-    explained = _explain(channels, ids, scores) if request.explain else {}
+    explained = _explain(channels, signals, ids, decay_scores) if request.explain else {}
     hits = []
     for index in order:
         memory = records[ids[index]]
-        memory.score = float(scores[index])
+        memory.score = float(decay_scores[index])
         hits.append(
             SearchHit(
-                memory=memory, score=float(fused[index]), channels=explained.get(ids[index], {})
+                memory=memory, score=float(final[index]), channels=explained.get(ids[index], {})
             )
         )
     if request.include_history and request.as_of is None:
@@ -183,14 +349,65 @@ def run_search(
     return hits
 
 
+def _blend(
+    store: MemoryStore,
+    ids: list[str],
+    scores: dict[str, float],
+    temporal: dict[str, tuple[int, int, float]],
+    now: datetime,
+) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.float64]]:
+    """Relevance (scaled to the best) blended with the squashed temporal score; and the latter."""
+    relevance = np.array([scores[i] for i in ids], dtype=np.float64)
+    relevance = relevance / max(float(relevance.max()), 1e-12)
+    now_us = to_micros(now)
+    uses = np.array([temporal[i][0] for i in ids], dtype=np.float64)
+    days = np.array([(now_us - temporal[i][1]) / MICROS_PER_DAY for i in ids])
+    strengths = np.array([temporal[i][2] for i in ids], dtype=np.float64)
+    decay_scores = store.decay.scores(uses, days, strengths)
+    squashed = decay_scores / (1.0 + decay_scores)  # bounded in [0, 1) to blend with relevance
+    weight = store.settings.temporal_weight
+    return (1.0 - weight) * relevance + weight * squashed, decay_scores
+
+
+def _diversify(
+    tx: Tx,
+    ids: list[str],
+    ranking: npt.NDArray[np.intp],
+    final: npt.NDArray[np.float64],
+    k: int,
+    trade_off: float,
+) -> list[int]:
+    """MMR over the top 3k by word overlap (Jaccard), so near-repeats give way to new facts."""
+    head = [int(i) for i in ranking[: 3 * k]]
+    contents = tx.get_memories([ids[i] for i in head])
+    bags = {
+        ids[i]: set(lexical.words(contents[ids[i]].content)) for i in head if ids[i] in contents
+    }
+
+    def similarity(a: str, b: str) -> float:
+        union = bags.get(a, set()) | bags.get(b, set())
+        return len(bags.get(a, set()) & bags.get(b, set())) / len(union) if union else 0.0
+
+    relevance = {ids[i]: float(final[i]) for i in head}
+    chosen = fuse.mmr([ids[i] for i in head], relevance, similarity, k, trade_off)
+    position = {memory_id: n for n, memory_id in enumerate(ids)}
+    return [position[memory_id] for memory_id in chosen]
+
+
 def _explain(
-    channels: dict[str, list[tuple[str, float]]], ids: list[str], scores: npt.NDArray[np.float64]
+    channels: Channels, signals: Signals, ids: list[str], scores: npt.NDArray[np.float64]
 ) -> dict[str, dict[str, ChannelScore]]:
-    """Each candidate's rank and score in every channel that found it, plus its temporal score."""
+    """Each candidate's rank and score in every channel and signal that found it, plus temporal."""
     out: dict[str, dict[str, ChannelScore]] = {memory_id: {} for memory_id in ids}
-    for name, hits in channels.items():
-        for rank, (memory_id, score) in enumerate(hits, start=1):
-            out[memory_id][name] = ChannelScore(rank=rank, score=score)
+    ranked: Channels = dict(channels)
+    for name, values in signals.items():
+        ranked[name] = sorted(values.items(), key=lambda item: -item[1])
+    for name, hits in ranked.items():
+        rank = 0
+        for memory_id, score in hits:
+            if memory_id in out and score > 0:
+                rank += 1
+                out[memory_id][name] = ChannelScore(rank=rank, score=score)
     temporal_rank = np.empty(len(ids), dtype=np.int64)
     temporal_rank[np.argsort(-scores, kind="stable")] = np.arange(1, len(ids) + 1)
     for position, memory_id in enumerate(ids):

@@ -3,13 +3,12 @@
 from __future__ import annotations
 
 import json
-import re
-import unicodedata
 from collections.abc import Sequence
 from typing import Any
 
 from mnemex.clock import from_micros, to_micros
 from mnemex.models import Entity, Relation, new_id
+from mnemex.names import normalize_name
 
 ENTITY_COLUMNS = (
     "id, tenant, name, category, aliases, tags, summary, details, strength, created_at, "
@@ -20,13 +19,6 @@ RELATION_COLUMNS = (
     "valid_from, valid_to, expired_at, meta"
 )
 _ENTITY_UPDATABLE = {"name", "category", "tags", "summary", "details", "strength", "expired_at"}
-_SPACES = re.compile(r"\s+")
-
-
-def normalize_name(name: str) -> str:
-    """The case- and accent-insensitive key of an entity name ("  Neo Vim " -> "neo vim")."""
-    folded = unicodedata.normalize("NFKC", name).casefold().strip()
-    return _SPACES.sub(" ", folded)
 
 
 def entity_from_row(row: Sequence[Any]) -> Entity:

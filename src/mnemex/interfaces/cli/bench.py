@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -204,6 +205,61 @@ def _markdown(result: dict[str, list[dict[str, Any]]]) -> None:
         lines.append("|" + "|".join("---" for _ in head) + "|")
         lines += ["| " + " | ".join(cells) + " |" for cells in body]
         console.print("\n".join(lines) + "\n", markup=False, highlight=False, soft_wrap=True)
+
+
+def markdown_table(rows: list[dict[str, Any]]) -> str:
+    """A list of flat dicts as one Markdown table."""
+    head = list(rows[0])
+    lines = ["| " + " | ".join(head) + " |", "|" + "|".join("---" for _ in head) + "|"]
+    lines += ["| " + " | ".join(str(row[key]) for key in head) + " |" for row in rows]
+    return "\n".join(lines)
+
+
+def _locomo_markdown(report: dict[str, Any]) -> None:
+    sys.stdout.write(markdown_table(report["rows"]) + "\n")
+    if "usage" in report:
+        usage = report["usage"]
+        share = usage["later_questions_reusing_a_used_turn"]
+        sys.stdout.write(f"\nUsage replay ({share:.0%} of later questions reuse a used turn):\n\n")
+        sys.stdout.write(markdown_table(usage["rows"]) + "\n")
+    for number, weights in enumerate(report["weights"], start=1):
+        sys.stdout.write(f"\nfold {number} weights: {weights}\n")
+
+
+def _locomo_tables(report: dict[str, Any]) -> None:
+    rows_table(report["rows"], "mnemex eval locomo: categories 1-4, held-out rows cross-validated")
+    if "usage" in report:
+        usage = report["usage"]
+        share = usage["later_questions_reusing_a_used_turn"]
+        rows_table(usage["rows"], f"usage replay: later half ({share:.0%} reuse a used turn)")
+    for number, weights in enumerate(report["weights"], start=1):
+        console.print(f"fold {number} weights: {weights}")
+
+
+@eval_app.command("locomo")
+def eval_locomo(
+    data: str = typer.Option("../shared/data/locomo10.json", help="Path to locomo10.json."),
+    folds: int = typer.Option(5, help="Cross-validation folds over the conversations."),
+    tune: bool = typer.Option(True, help="Tune the ranking weights on each fold's training part."),
+    usage: bool = typer.Option(True, help="Also run the usage-learning replay."),
+    markdown: bool = typer.Option(False, "--markdown", help="Print Markdown tables (README)."),
+    cache: str | None = typer.Option(None, help="Embedding cache file (default: user cache)."),
+    as_json: bool = JSON_OPTION,
+) -> None:
+    """Turn- and session-level recall on LoCoMo: cross-validated, baseline, ablations."""
+    from pathlib import Path
+
+    from mnemex.eval import locomo
+
+    report = locomo.run(
+        data,
+        k_folds=folds,
+        tune_weights=tune,
+        usage=usage,
+        cache=None if cache is None else Path(cache),
+        progress=lambda text: err_console.print(f"[dim]{text}[/dim]"),
+    )
+    emit(report, as_json, _locomo_markdown if markdown else _locomo_tables)
 
 
 del command

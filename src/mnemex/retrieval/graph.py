@@ -1,0 +1,201 @@
+"""The graph channel: Personalized PageRank over memories and the entities they name.
+
+`MemoryGraph` holds one tenant's structure in memory: which entities each memory names (names
+saved with it, such as the analysis layer's, plus `entities.names` of its text) and its
+`Timeline` (saving order and episodes). It loads lazily on first use and follows the change log
+like the vector index, so other processes' writes are seen by the next search.
+
+`ppr` runs a few power iterations restarting at the entities a query names, over the
+neighbourhood of the candidates only: cost grows with the candidates and their links, never
+with the store.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Iterable, Sequence
+
+import numpy as np
+import numpy.typing as npt
+
+from mnemex.clock import to_micros
+from mnemex.models import LIVE_STATUSES, Memory
+from mnemex.names import normalize_name
+from mnemex.retrieval import changelog, entities, temporal_cues
+from mnemex.retrieval.lexical import STOPWORDS, words
+from mnemex.retrieval.timeline import Timeline
+from mnemex.store.base import MemoryFilter, Tx
+
+MAX_NAME_WORDS = 3  # query n-grams tried against the entity dictionary
+EXPAND_DEGREE = 64  # a seed entity named by at most this many memories brings them all in
+Mass = npt.NDArray[np.float64]
+
+
+class MemoryGraph:
+    """Entity links and timeline of one tenant's memories, in step with the store."""
+
+    def __init__(self, mention_weight: float, episode_gap_us: int) -> None:
+        self.mention_weight = mention_weight  # a name the memory mentions, vs. its subject (1.0)
+        self.seq = -1
+        self.timeline = Timeline(episode_gap_us)
+        self.links: dict[str, list[tuple[int, float]]] = {}  # memory -> (entity, weight)
+        self.entity_index: dict[str, int] = {}
+        self.known: list[bool] = []  # named with certainty somewhere: a real entity
+        self.members: list[dict[str, float]] = []  # entity -> {live memory id: weight}
+        self.degree: list[float] = []
+        self.lock = threading.RLock()
+
+    # -- keeping in step ------------------------------------------------------------------------
+
+    def sync(self, tx: Tx) -> None:
+        """Apply every change since the last sync (a full load the first time or after a gap)."""
+        with self.lock:
+            self.seq = changelog.catch_up(
+                tx, self.seq, lambda ids: self._apply(tx, ids), lambda: self._reload(tx)
+            )
+
+    def _apply(self, tx: Tx, touched: Sequence[str]) -> None:
+        """Refresh the memories one change-log batch touched (gone ones are unlinked)."""
+        found = tx.get_memories(touched)
+        for memory_id in touched:
+            memory = found.get(memory_id)
+            if memory is None:
+                self._unlink(memory_id)
+                self.timeline.kill(memory_id)
+            else:
+                self._put(memory)
+
+    def _reload(self, tx: Tx) -> None:
+        """Rebuild from every memory of the tenant."""
+        self.timeline = Timeline(self.timeline.episode_gap_us)
+        self.links, self.entity_index, self.known, self.members, self.degree = {}, {}, [], [], []
+        # Every status, oldest first: rows keep saving order even for memories restored later.
+        for memory in tx.iter_memories(MemoryFilter(statuses=(), include_superseded=True)):
+            self._put(memory)
+
+    def _entity(self, name: str) -> int:
+        index = self.entity_index.get(name)
+        if index is None:
+            index = self.entity_index[name] = len(self.known)
+            self.known.append(False)
+            self.members.append({})
+            self.degree.append(0.0)
+        return index
+
+    def _put(self, memory: Memory) -> None:
+        """Place a memory in the timeline and link it to the entities it names."""
+        live = memory.status in LIVE_STATUSES and memory.superseded_by is None
+        self.timeline.put(
+            memory.id,
+            time=to_micros(memory.observed_at or memory.created_at),
+            source=memory.source,
+            live=live,
+            says_when=temporal_cues.states_time(memory.content),
+        )
+        self._unlink(memory.id)
+        mentions = [(normalize_name(name), True) for name in memory.entities]
+        mentions += entities.names(memory.content)
+        for name, certain in mentions:
+            index = self._entity(name)
+            self.known[index] = self.known[index] or certain
+        self._link(memory.id, [name for name, _ in mentions], live)
+
+    def _link(self, memory_id: str, names: list[str], live: bool) -> None:
+        """Link the memory to its entities; the first real name is its subject (weight 1)."""
+        links: list[tuple[int, float]] = []
+        seen: set[int] = set()
+        subject_found = False
+        for name in names:
+            index = self.entity_index[name]
+            if index in seen:
+                continue
+            seen.add(index)
+            weight = self.mention_weight
+            if not subject_found and self.known[index]:
+                weight, subject_found = 1.0, True
+            links.append((index, weight))
+            if live:
+                self.members[index][memory_id] = weight
+                self.degree[index] += weight
+        self.links[memory_id] = links
+
+    def _unlink(self, memory_id: str) -> None:
+        for index, weight in self.links.pop(memory_id, []):
+            if self.members[index].pop(memory_id, None) is not None:
+                self.degree[index] -= weight
+
+    # -- reading --------------------------------------------------------------------------------
+
+    def query_entities(self, text: str) -> list[int]:
+        """Known entities the text names: its 1-3 word spans found in the entity dictionary."""
+        tokens = words(text)
+        found: list[int] = []
+        for size in range(MAX_NAME_WORDS, 0, -1):
+            for start in range(len(tokens) - size + 1):
+                span = tokens[start : start + size]
+                if size == 1 and span[0] in STOPWORDS:
+                    continue
+                index = self.entity_index.get(" ".join(span))
+                if index is not None and self.known[index] and index not in found:
+                    found.append(index)
+        return found
+
+    def expansion(self, seeds: Iterable[int]) -> list[str]:
+        """Live memories of the rarer seed entities: candidates only the graph can find."""
+        out: list[str] = []
+        for index in seeds:
+            if len(self.members[index]) <= EXPAND_DEGREE:
+                out.extend(self.members[index])
+        return out
+
+    def edges(self, memory_ids: Sequence[str]) -> tuple[list[int], list[int], list[float]]:
+        """(memory position, entity, weight) of every link to a known entity."""
+        positions: list[int] = []
+        targets: list[int] = []
+        weights: list[float] = []
+        known = self.known
+        for position, memory_id in enumerate(memory_ids):
+            for index, weight in self.links.get(memory_id, ()):
+                if known[index] and memory_id in self.members[index]:
+                    positions.append(position)
+                    targets.append(index)
+                    weights.append(weight)
+        return positions, targets, weights
+
+
+def ppr(
+    graph: MemoryGraph, seeds: Sequence[int], memory_ids: Sequence[str], *, alpha: float, steps: int
+) -> Mass:
+    """Personalized PageRank of each memory, truncated after `steps` steps, restart at the seeds.
+
+    The walk runs on the bipartite memory-entity graph restricted to `memory_ids` and the
+    entities they name; entity-to-memory steps divide by the entity's degree in the whole store,
+    so mass bound for memories outside the neighbourhood is simply not followed.
+    """
+    unique = list(dict.fromkeys(seeds))
+    if not unique or not memory_ids:
+        return np.zeros(len(memory_ids))
+    with graph.lock:
+        positions, targets, weights = graph.edges(memory_ids)
+        local = {index: n for n, index in enumerate(unique)}
+        dst = np.array([local.setdefault(t, len(local)) for t in targets], dtype=np.int64)
+        degree = np.array([graph.degree[index] for index in local], dtype=np.float64)
+    if not positions:
+        return np.zeros(len(memory_ids))
+    src = np.array(positions, dtype=np.int64)
+    w = np.array(weights, dtype=np.float64)
+    out_weight = np.bincount(src, weights=w, minlength=len(memory_ids))
+    to_entity = w / out_weight[src]  # memory -> entity: the memory's links, normalised
+    to_memory = w / np.maximum(degree[dst], 1e-12)  # entity -> memory: over the whole store
+    walk_entities: Mass = np.zeros(len(local))
+    walk_entities[: len(unique)] = 1.0 / len(unique)
+    walk_memories: Mass = np.zeros(len(memory_ids))
+    total: Mass = np.zeros(len(memory_ids))
+    for _ in range(steps):
+        # One step of the walk from both sides; PPR = alpha * sum of (1 - alpha)^t * s P^t.
+        to_m = np.bincount(src, weights=walk_entities[dst] * to_memory, minlength=len(memory_ids))
+        to_e = np.bincount(dst, weights=walk_memories[src] * to_entity, minlength=len(local))
+        walk_memories = np.multiply(1 - alpha, to_m, dtype=np.float64)
+        walk_entities = np.multiply(1 - alpha, to_e, dtype=np.float64)
+        total += alpha * walk_memories
+    return total

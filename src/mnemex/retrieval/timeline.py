@@ -1,0 +1,92 @@
+"""The timeline: one tenant's memories in saving order, grouped into episodes, as numpy arrays.
+
+An episode is a run of memories saved one after another from the same source within a time
+gap (a conversation, a work session). Rows never move: a forgotten memory keeps its row, marked
+dead, so neighbours and episodes stay stable; per-query work is a few vectorised lookups.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+import numpy.typing as npt
+
+Rows = npt.NDArray[np.int64]
+_GROWTH = 1.5
+
+
+class Timeline:
+    """Rows of memories in saving order with time, episode, liveness and a time-statement flag."""
+
+    def __init__(self, episode_gap_us: int) -> None:
+        self.episode_gap_us = episode_gap_us
+        self.ids: list[str] = []
+        self.row_of: dict[str, int] = {}
+        self.times = np.zeros(0, dtype=np.int64)
+        self.episodes = np.zeros(0, dtype=np.int64)
+        self.live = np.zeros(0, dtype=bool)
+        self.says_when = np.zeros(0, dtype=bool)
+        self._sources: list[str | None] = []
+        self._episode_count = 0
+
+    def __len__(self) -> int:
+        return len(self.ids)
+
+    def _grow(self) -> None:
+        capacity = max(16, int(len(self.times) * _GROWTH) + 1)
+        for name in ("times", "episodes", "live", "says_when"):
+            old = getattr(self, name)
+            new = np.zeros(capacity, dtype=old.dtype)
+            new[: len(old)] = old
+            setattr(self, name, new)
+
+    def put(
+        self, memory_id: str, *, time: int, source: str | None, live: bool, says_when: bool
+    ) -> int:
+        """Add a memory at the end of the timeline, or refresh its row; returns the row."""
+        row = self.row_of.get(memory_id)
+        if row is None:
+            row = len(self.ids)
+            if row >= len(self.times):
+                self._grow()
+            self.ids.append(memory_id)
+            self._sources.append(source)
+            self.row_of[memory_id] = row
+            self.times[row] = time
+            self.episodes[row] = self._episode_for(row, time, source)
+        self.live[row] = live
+        self.says_when[row] = says_when
+        return row
+
+    def kill(self, memory_id: str) -> None:
+        """Mark a memory gone (forgotten, archived, deleted); its row stays in place."""
+        row = self.row_of.get(memory_id)
+        if row is not None:
+            self.live[row] = False
+
+    def _episode_for(self, row: int, time: int, source: str | None) -> int:
+        """Same episode as the memory saved just before, if same source and close in time."""
+        gap = self.episode_gap_us
+        if row > 0 and self._sources[row - 1] == source and abs(time - self.times[row - 1]) <= gap:
+            return int(self.episodes[row - 1])
+        self._episode_count += 1
+        return self._episode_count
+
+    def rows(self, memory_ids: Sequence[str]) -> Rows:
+        """Rows of the given memories (-1 for a memory the timeline does not know)."""
+        return np.array([self.row_of.get(m, -1) for m in memory_ids], dtype=np.int64)
+
+    def neighbours(self, rows: Rows, distance: int) -> tuple[Rows, Rows]:
+        """(position in `rows`, neighbour row) pairs `distance` places apart, same episode, live."""
+        positions: list[Rows] = []
+        targets: list[Rows] = []
+        for step in (-distance, distance):
+            other = rows + step
+            ok = (rows >= 0) & (other >= 0) & (other < len(self.ids))
+            index = np.flatnonzero(ok)
+            source, target = rows[index], other[index]
+            same = (self.episodes[source] == self.episodes[target]) & self.live[target]
+            positions.append(index[same])
+            targets.append(target[same])
+        return np.concatenate(positions), np.concatenate(targets)
