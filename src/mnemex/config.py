@@ -47,7 +47,7 @@ class Settings:
     promote_threshold: float = 0.65
     promote_min_uses: int = 5
     promote_window_days: float = 14.0
-    cluster_threshold: float = 0.8
+    cluster_threshold: float = 0.85  # cosine; the duplicate checker reviews from 0.85 too
     cross_domain_jaccard: float = 0.3
     cross_domain_boost: float = 0.05
     touch_boost: float = 0.1

@@ -12,6 +12,8 @@ from pathlib import Path
 from types import TracebackType
 from typing import Any
 
+import numpy as np
+
 from mnemex import limits
 from mnemex.analysis import enrich
 from mnemex.analysis.analyze import Analyzer, EmbedFn
@@ -981,8 +983,13 @@ class MemoryStore:
         ]
 
     def _similarity_vectors(self, ids: Sequence[str], texts: Sequence[str]) -> Any:
-        """Unit vectors used to compare memories (lexical until an embedding model is on)."""
-        return lexical_vectors(texts)
+        """Unit vectors to compare memories: their embeddings, or hashed TF-IDF without a model."""
+        embedder = self.engine.embedder
+        if embedder is None or not texts:
+            return lexical_vectors(texts)
+        with self._read() as tx:
+            blobs = self.engine.vectors_for(tx, texts, [content_hash(t) for t in texts])
+        return np.stack([from_bytes(blob, embedder.dim) for blob in blobs if blob is not None])
 
     def consolidate(
         self, cluster: str, *, dry_run: bool = True, threshold: float | None = None
