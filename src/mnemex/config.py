@@ -86,6 +86,10 @@ class Settings:
     ledger_search: bool = True  # search puts the memory stating an asked-for key's value first
     relation_auto_threshold: float = 0.78  # map onto an existing key without asking
     relation_review_threshold: float = 0.67  # ...or ask in the review queue; below: a new key
+    # Which key a verb-only statement changes ("I switched to Neovim"): calibrated on the labelled
+    # cases of eval/value_cases.py (`mnemex eval value-keys`, figures in the README).
+    value_auto_threshold: float = 0.6  # take the guessed key without asking
+    value_review_threshold: float = 0.35  # ...or ask in the review queue; below: key left unknown
 
     # Limits on input (InvalidInputError names the field and the limit).
     max_content_chars: int = 50_000
@@ -188,5 +192,11 @@ def _validated(settings: Settings) -> Settings:
             "relation_review_threshold",
             "must be within [0, relation_auto_threshold] (and that within [0, 1])",
             limit=settings.relation_auto_threshold,
+        )
+    if not 0 <= settings.value_review_threshold <= settings.value_auto_threshold <= 1:
+        raise InvalidInputError(
+            "value_review_threshold",
+            "must be within [0, value_auto_threshold] (and that within [0, 1])",
+            limit=settings.value_auto_threshold,
         )
     return settings

@@ -302,7 +302,10 @@ class MemoryStore:
         key = None
         if draft.subject is not None and draft.relation is not None and draft.value is not None:
             key = (draft.subject, draft.relation, draft.value)
-        plan = ingest.prepare(tx, draft.content, key, observed, self.settings, self._similarity())
+        categories = draft.enrichment.get("entity_categories")  # what kind a value is
+        plan = ingest.prepare(
+            tx, draft.content, key, observed, self.settings, self._similarity(), categories
+        )
         if plan.restates is not None:
             return self._restated(tx, plan.restates, now)
         known = {name.casefold() for name in draft.entities}

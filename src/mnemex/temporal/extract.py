@@ -31,6 +31,7 @@ class Triple:
     hint: str | None = None  # the key a verb suggests when nothing better is known
     implied: bool = False  # the relation comes from the verb ("codes in"), not a named key
     confidence: float = 0.9
+    verb: str | None = None  # the class of a change verb: "move", "join", "switch" or "use"
 
 
 @dataclass(slots=True)
@@ -442,13 +443,23 @@ def _triple(
             return None
     verb_hint = None
     implied = False
+    verb = _VERB_OF_KEY.get(hint or "")
     if hint is not None and not hint.startswith("?"):
         implied = relation is None
         relation = relation or hint
     elif hint == "?switch":
         relocated = re.search(r"\bmoved(?!\s+on\b)", match.group(0)) is not None
         verb_hint = "city" if relocated else None
+        verb = "move" if relocated else "switch"
+        correction = False  # "actually I switched to X": X follows a value that held
+    elif hint == "?use":
+        verb = "use"
     prev = previous or (_clean_value(groups["prev"]) if groups.get("prev") else None)
+    group = _GROUP.match(value)
+    if group is not None and (relation is None or implied or relation == "team"):
+        # "joined the Payments team", "is on the data squad": the phrase names the key.
+        relation, value, implied = "team", group.group("name"), False
+        prev = _GROUP.sub(r"\g<name>", prev) if prev else prev
     return Triple(
         subject=subject,
         relation=relation,
@@ -460,7 +471,13 @@ def _triple(
         hint=verb_hint,
         implied=implied,
         confidence=0.9 if relation else 0.7,
+        verb=verb,
     )
+
+
+_GROUP = re.compile(r"^(?P<name>.+?)\s+(?:team|squad)$", re.IGNORECASE)
+# The change a verb that names its key stands for, should its key yield to the value's kind.
+_VERB_OF_KEY = {"city": "move", "employer": "join"}
 
 
 def _negation(sentence: str, statement: str, correction: bool) -> Triple | None:
