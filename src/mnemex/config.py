@@ -88,8 +88,8 @@ class Settings:
     relation_review_threshold: float = 0.67  # ...or ask in the review queue; below: a new key
     # Which key a verb-only statement changes ("I switched to Neovim"): calibrated on the labelled
     # cases of eval/value_cases.py (`mnemex eval value-keys`, figures in the README).
-    value_auto_threshold: float = 0.6  # take the guessed key without asking
-    value_review_threshold: float = 0.35  # ...or ask in the review queue; below: key left unknown
+    value_auto_threshold: float = 0.65  # take the guessed key without asking
+    value_review_threshold: float = 0.45  # ...or ask in the review queue; below: key left unknown
 
     # Limits on input (InvalidInputError names the field and the limit).
     max_content_chars: int = 50_000

@@ -11,6 +11,7 @@ import dataclasses
 import re
 from dataclasses import dataclass, field
 
+from mnemex.temporal import shorthand
 from mnemex.temporal.relations import normalize_relation
 
 USER = "user"  # the subject of first-person statements ("I use Vim", "my editor is Vim")
@@ -48,7 +49,7 @@ class Extraction:
 
 # A subject: capitalised words ("Alice", "Project Atlas") or an identifier with a hyphen, digit
 # or dot ("svc-billing", "host-3"); "I" is the user.
-_NAME = r"(?:[A-Z][\w.\-]*|[a-z][a-z0-9]*[\-_][\w\-]+)(?:\s+(?:[A-Z][\w.\-]*|\d[\w.\-]*)){0,3}"
+_NAME = shorthand.NAME
 _SUBJ = rf"(?P<subj>{_NAME}|I)"
 _REL = r"(?P<rel>[A-Za-z][A-Za-z0-9\- ]{0,40}?)"
 _VAL = r"(?P<val>[^\s,;:][^,;:]{0,60}?)"
@@ -229,6 +230,7 @@ _FRAMES = re.compile(
     r"|\s+(?:will|would|'ll)(?=\s)",
     re.IGNORECASE,
 )
+_I_AM = re.compile(r"\bI['’]m\b")  # "I'm using Helix": the patterns read "I am"
 _SENTENCES = re.compile(r"(?<=[.!?;])\s+|\n+")
 # "Alice uses Vim and lives in Lisbon": a second clause that starts with a verb shares the subject.
 _AND_VERB = re.compile(
@@ -255,7 +257,7 @@ def extract(text: str) -> Extraction:
     found = Extraction()
     speaker: str | None = None  # who "he", "she", "their" point at: the last named subject
     for raw in _SENTENCES.split(text):
-        sentence = raw.strip().strip(".!?;").strip()
+        sentence = _I_AM.sub("I am", raw.strip().strip(".!?;").strip())
         reported = _REPORTED.match(sentence)
         if reported is not None:
             speaker = reported.group("speaker") or reported.group("source")
@@ -368,6 +370,7 @@ def _clause_triple(sentence: str, statement: str) -> Triple | None:
         sentence = sentence[lead.end() :]
         lead = _LEAD.match(sentence)
     correction = correction or re.search(r"\bactually\b", sentence, re.IGNORECASE) is not None
+    bare = sentence
     sentence = _FRAMES.sub("", _ADVERBS.sub("", sentence))
     previous = None
     negated_tail = _NOT_PREV.search(sentence)
@@ -387,7 +390,30 @@ def _clause_triple(sentence: str, statement: str) -> Triple | None:
         triple = _triple(match, hint, statement, correction, previous)
         if triple is not None:
             return triple
-    return None
+    return _shorthand(_strip_tail(bare), statement)
+
+
+def _shorthand(sentence: str, statement: str) -> Triple | None:
+    """A note-style change ("Vim -> Neovim", "not Vim anymore, Neovim now"); no subject: user."""
+    parts = shorthand.read(sentence)
+    if parts is None:
+        return None
+    value, previous = _clean_value(parts.value), _clean_value(parts.previous)
+    relation = None if parts.relation is None else _relation(parts.relation)
+    subject = USER if parts.subject is None else " ".join(parts.subject.split())
+    if value is None or (parts.relation is not None and relation is None):
+        return None
+    if subject.split()[0].casefold() in _NOT_NAMES:
+        return None
+    return Triple(
+        subject=subject,
+        relation=relation,
+        value=value,
+        statement=statement,
+        previous=previous,
+        confidence=0.9 if relation else 0.7,
+        verb=parts.verb,
+    )
 
 
 def _strip_tail(sentence: str) -> str:

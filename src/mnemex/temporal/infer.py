@@ -147,11 +147,28 @@ def choose_for_value(
 
 
 def _kind_overrides(triple: Triple, category: str | None) -> bool:
-    """A verb's own key ("joined" -> employer) yields to a value that cannot be of that key."""
-    return any(
-        kind.source != "label" and not kinds.fits(kind.kind, str(triple.relation))
-        for kind in kinds.value_kinds(triple.value, category)
+    """A verb's own key ("joined" -> employer) yields to a value that cannot be of that key: a
+    near-certain kind that does not fit it, and no kind that does ("relocated to Phoenix")."""
+    found = kinds.value_kinds(triple.value, category)
+    fitting = [kind for kind in found if kinds.fits(kind.kind, str(triple.relation))]
+    return not fitting and any(kind.source != "label" for kind in found)
+
+
+def _ledger_key(tx: Tx, subject_id: str | None, triple: Triple) -> str | None:
+    """The key the ledger already holds this value under: the subject's, else other subjects'."""
+    own = [] if subject_id is None else tx.facts_for_key(subject_id, None)
+    holder = _holding(own, triple.previous)
+    if holder is not None:
+        return holder
+    for fact in own:
+        if fact.status in LEDGER_STATUSES and same_value(fact.object, triple.value):
+            return fact.relation
+    elsewhere = Counter(
+        f.relation
+        for f in tx.facts_with_value(value_key(triple.value))
+        if f.status in LEDGER_STATUSES
     )
+    return elsewhere.most_common(1)[0][0] if elsewhere else None
 
 
 def choose(
@@ -168,9 +185,8 @@ def choose(
         # A verb's key ("codes in" -> language) yields to what the ledger knows of the value
         # ("Amara writes code in Sublime Text" is about her editor) and to the value's kind.
         plain = dataclasses.replace(triple, relation=None, hint=None)
-        known = choose_for_value(tx, subject_id, plain, settings, similarity, category)
-        knows = known.decision == "inferred" and known.relation != triple.relation
-        if knows or _kind_overrides(triple, category):
+        known = _ledger_key(tx, subject_id, plain)
+        if (known is not None and known != triple.relation) or _kind_overrides(triple, category):
             triple = plain
     if triple.relation is None:
         choice = choose_for_value(tx, subject_id, triple, settings, similarity, category)

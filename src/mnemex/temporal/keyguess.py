@@ -173,9 +173,10 @@ def _misfits(board: _Board, said: Statement, found: list[kinds.ValueKind]) -> No
     """Scale down keys the value's kind cannot be, and keys no change verb changes."""
     for relation in list(board.evidence):
         families = kinds.families_of(relation)
-        for kind in found:
-            if kind.kind not in families and families:
-                board.scale(relation, MISFIT if kind.source != "label" else MISFIT_LABEL)
+        misfits = [kind for kind in found if families and kind.kind not in families]
+        if misfits and len(misfits) == len(found):  # no kind the value may be fits this key
+            sure = any(kind.source != "label" for kind in misfits)
+            board.scale(relation, MISFIT if sure else MISFIT_LABEL)
         if said.verb in ("move", "switch", "join") and kinds.is_static(relation):
             board.scale(relation, MISFIT)
         labelled_elsewhere = said.category not in (None, "place")

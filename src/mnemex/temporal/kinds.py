@@ -88,11 +88,12 @@ def value_kinds(value: str, category: str | None = None) -> list[ValueKind]:
     known = lexicon.kind_of(value)
     if known is not None:
         found.append(ValueKind(known, LEXICON_STRENGTH, "lexicon"))
-    shape = _shape(value)
+    shape = None if known is not None else _shape(value)  # "Fly.io" is a cloud, not a site
     if shape is not None:
         found.append(ValueKind(shape, SHAPE_STRENGTH, "shape"))
     labelled = _CATEGORY_KINDS.get(category or "")
-    if labelled is not None and not found:
+    if labelled is not None and all(kind.kind != labelled for kind in found):
+        # Kept beside the table's kind: "Phoenix" is a framework and, labelled GPE, a city.
         found.append(ValueKind(labelled, LABEL_STRENGTH, "label"))
     return found
 

@@ -40,14 +40,14 @@ _TABLE: dict[str, str] = {
         CoffeeScript|WebAssembly|SQL""",
     "operating_system": """
         Ubuntu|Kubuntu|Xubuntu|Debian|Fedora|Arch|Arch Linux|Manjaro|EndeavourOS|NixOS|
-        Gentoo|openSUSE|SUSE|Linux Pop!_OS|Pop OS|elementary OS|Zorin OS|CentOS|
+        Gentoo|openSUSE|SUSE|Linux Mint|Pop!_OS|Pop OS|elementary OS|Zorin OS|CentOS|
         Rocky Linux|AlmaLinux|RHEL|Red Hat Enterprise Linux|Alpine|Alpine Linux|Void Linux|
         Slackware|Kali|Kali Linux|Linux|GNU/Linux|macOS|Mac OS|OS X|Windows|Windows 10|
         Windows 11|Windows XP|Windows 7|FreeBSD|OpenBSD|NetBSD|ChromeOS|Chrome OS|Solaris|
         Haiku|Qubes|Qubes OS|Asahi Linux|Bazzite|SteamOS|Garuda Linux|MX Linux|
         Raspberry Pi OS|Raspbian|WSL|iOS|iPadOS|Android|HarmonyOS""",
     "browser": """
-        Firefox|Chrome|Google Chrome|Chromium|Safari|Microsoft Brave|Vivaldi|Opera|
+        Firefox|Chrome|Google Chrome|Chromium|Safari|Microsoft Edge|Brave|Vivaldi|Opera|
         Opera GX|Arc Browser|LibreWolf|Tor Browser|Waterfox|Floorp|Zen Browser|
         Mullvad Browser|DuckDuckGo Browser|Orion|Ungoogled Chromium|Pale Moon|SeaMonkey|
         qutebrowser|Lynx|w3m|Samsung Internet|Yandex Browser|Internet Explorer|Ladybird""",

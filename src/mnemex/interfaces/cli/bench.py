@@ -97,6 +97,26 @@ def eval_relations(
     emit(result, as_json, lambda r: rows_table(r, "mnemex eval relations"))
 
 
+@eval_app.command("value-keys")
+def eval_value_keys(
+    embed_model: str = typer.Option(
+        "both", help="'none' (no value similarity), a model name, or 'both' (none and the default)."
+    ),
+    as_json: bool = JSON_OPTION,
+) -> None:
+    """Calibrate the thresholds of keys guessed for verb-only statements (fit half / held-out)."""
+    import tempfile
+
+    from mnemex.config import Settings
+    from mnemex.eval import value_keys
+
+    default = Settings.load().embed_model
+    names = ["none", default] if embed_model == "both" else [embed_model]
+    with tempfile.TemporaryDirectory() as folder:
+        result = [row for n in dict.fromkeys(names) for row in value_keys.run(n, Path(folder))]
+    emit(result, as_json, lambda r: rows_table(r, "mnemex eval value-keys"))
+
+
 @eval_app.command("activation")
 def eval_activation(
     embed_model: str = typer.Option("minilm-int8", help='Embedding model, or "none".'),
