@@ -50,12 +50,8 @@ def learned_aliases(tx: Tx) -> dict[str, str | None]:
     A ruling is about names, not people: "home city" means "city" for everyone once approved.
     """
     learned: dict[str, str | None] = {}
-    for status in ("approved", "rejected"):
-        for review in tx.list_reviews(status, 10_000):
-            if review.kind == "alias":
-                original = str(review.payload.get("relation"))
-                proposed = str(review.payload["proposed"])
-                learned[original] = proposed if status == "approved" else None
+    for original, proposed, status in tx.alias_rulings():  # indexed by kind (migration 3)
+        learned[original] = proposed if status == "approved" else None
     return learned
 
 

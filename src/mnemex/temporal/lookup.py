@@ -24,6 +24,7 @@ from mnemex.temporal.history import (
     known_at,
     retractions_of,
     valid_at,
+    withdrawals_of,
 )
 from mnemex.temporal.relations import core, expanded, singular
 
@@ -122,8 +123,13 @@ def _current(tx: Tx, subject_id: str, as_of: datetime | None) -> list[Fact]:
     groups: dict[str, list[Fact]] = {}
     for fact in facts:
         groups.setdefault(fact.relation, []).append(fact)
-    retracted = retractions_of(tx, facts)
-    return [f for g in groups.values() for f in known_at(g, as_of, retracted) if valid_at(f, as_of)]
+    retracted, withdrawn = retractions_of(tx, facts), withdrawals_of(tx, facts)
+    return [
+        f
+        for g in groups.values()
+        for f in known_at(g, as_of, retracted, withdrawn)
+        if valid_at(f, as_of)
+    ]
 
 
 def _best(facts: list[Fact], words: set[str]) -> tuple[float, list[Fact]]:
@@ -172,7 +178,7 @@ def _valid_memories(tx: Tx, ids: Sequence[str], as_of: datetime) -> set[str]:
     for memory_id, facts in stated.items():
         for fact in facts:
             key = tx.facts_for_key(fact.subject_id, fact.relation)
-            known = known_at(key, as_of, retractions_of(tx, key))
+            known = known_at(key, as_of, retractions_of(tx, key), withdrawals_of(tx, key))
             if any(f.id == fact.id and valid_at(f, as_of) for f in known):
                 keep.add(memory_id)
                 break
