@@ -141,6 +141,7 @@ def run_search(
     vector_hits = vector_channel(store, tx, request.text, flt, pool, pending)
     channels = {"bm25": lexical_hits, "vector": vector_hits}
     fused_scores = rrf(channels, {"bm25": 1.0, "vector": 1.0})
+    answered: dict[str, float] = {}  # what the ledger put first (explain's "ledger" channel)
     fused_scores = dict(
         ledger.adjust(
             tx,
@@ -149,6 +150,8 @@ def run_search(
             flt,
             request.as_of,
             answer=settings.ledger_search,
+            cosines=ledger.cosines_for(embedder, pending),
+            trace=answered,
         )
     )
     if not fused_scores:
@@ -168,6 +171,7 @@ def run_search(
     ranking = np.argsort(-fused, kind="stable")
     order = blend_reviews(ranking, scores, request.k, settings.review_blend, store.decay)
     records = tx.get_memories([ids[i] for i in order])
+    channels["ledger"] = sorted(answered.items(), key=lambda item: -item[1])
     explained = _explain(channels, ids, scores) if request.explain else {}
     hits = []
     for index in order:

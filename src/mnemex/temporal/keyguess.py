@@ -53,7 +53,8 @@ VERB_KINDS: dict[str, frozenset[str]] = {
     "switch": TOOLS | {"org", "team", "phone", "email", "website", "person"},
     "use": TOOLS,
 }
-_MOVE_KINDS = frozenset({"place", "org", "team"})
+# What "moved to X" may be when nothing is known of X (a team is named as one: "the X team").
+_MOVE_KINDS = frozenset({"place", "org"})
 
 # Cosine of a value to other values; None when there is no embedding model.
 Similar = Callable[[str, Sequence[str]], list[float] | None]
@@ -147,8 +148,8 @@ def _verb_evidence(
         if allowed is not None and any(kind in allowed for kind in families):
             board.add(relation, f"verb: {said.verb}", VERB)
     if said.verb == "move" and not found:
-        # "moved to X" with nothing known of X: a place, an employer or a team, whichever the
-        # subject has (own keys above), else each kind's default key, equally.
+        # "moved to X" with nothing known of X: a place or an employer, whichever the subject
+        # has (own keys above), else each kind's default key, equally.
         for kind in sorted(_MOVE_KINDS):
             default = kinds.FAMILIES[kind].default
             if default and not any(kinds.fits(kind, r) for r in current):

@@ -85,6 +85,13 @@ class EmbeddingSimilarity(LexicalSimilarity):
         vectors = self._vectors([a, *b])
         return [float(cos) for cos in vectors[1:] @ vectors[0]]
 
+    def to_relations(self, vector: Any, names: Sequence[str]) -> list[float]:
+        """Cosine of an embedded text (a question) to each relation name's phrase."""
+        if not names:
+            return []
+        vectors = self._vectors([phrase(name) for name in names])
+        return [float(cos) for cos in vectors @ vector]
+
 
 def phrase(relation: str) -> str:
     """A relation name as words for an embedding model ("main_db" -> "main database")."""
