@@ -89,8 +89,9 @@ def fit(points: list[tuple[float, bool]]) -> tuple[float, float]:
     """(auto, review) thresholds on a 0.01 grid.
 
     auto: just above every wrong guess of the fitting half (as for relation names). review: the
-    cut below auto that maximises right minus wrong guesses sent to a person or taken, counted
-    (a review is worth a person's time when it is more often right than wrong).
+    lowest cut below auto that maximises right minus wrong guesses sent to a person or taken,
+    counted: a review is worth a person's time unless it is more often wrong than right (left
+    alone, the right half of a balanced band would be lost).
     """
     auto = relations.fit(points)[0]
     grid = [step / 100 for step in range(1, round(auto * 100) + 1)]
