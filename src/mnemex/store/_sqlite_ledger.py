@@ -165,22 +165,25 @@ class LedgerRows:
             (ended, recorded, self.tenant, fact_id),
         )
 
-    def retractions(self, fact_ids: Sequence[str]) -> dict[str, tuple[int, int]]:
-        """(ended, recorded) in microseconds for the retracted facts among `fact_ids`."""
-        found: dict[str, tuple[int, int]] = {}
+    def _meta_entries(self, fact_ids: Sequence[str], key: str) -> dict[str, Any]:
+        """The parsed `meta.<key>` of the facts among `fact_ids` that have one (key: a constant)."""
+        found: dict[str, Any] = {}
         unique = list(dict.fromkeys(fact_ids))
         for start in range(0, len(unique), 500):
             chunk = unique[start : start + 500]
             rows = self.conn.execute(
-                "SELECT id, json_extract(meta, '$.retracted') FROM facts WHERE +tenant = ? "
+                f"SELECT id, json_extract(meta, '$.{key}') FROM facts WHERE +tenant = ? "
                 f"AND id IN ({','.join('?' * len(chunk))}) "
-                "AND json_extract(meta, '$.retracted') IS NOT NULL",
+                f"AND json_extract(meta, '$.{key}') IS NOT NULL",
                 (self.tenant, *chunk),
             ).fetchall()
-            for fact_id, pair in rows:
-                ended, recorded = json.loads(pair)
-                found[fact_id] = (int(ended), int(recorded))
+            found.update((fact_id, json.loads(value)) for fact_id, value in rows)
         return found
+
+    def retractions(self, fact_ids: Sequence[str]) -> dict[str, tuple[int, int]]:
+        """(ended, recorded) in microseconds for the retracted facts among `fact_ids`."""
+        found = self._meta_entries(fact_ids, "retracted")
+        return {fact_id: (int(ended), int(rec)) for fact_id, (ended, rec) in found.items()}
 
     def set_withdrawals(self, fact_id: str, spans: Sequence[tuple[int, int | None, str]]) -> None:
         """Record when a fact's memory was forgotten and restored: (from, to or None, status)."""
@@ -193,21 +196,11 @@ class LedgerRows:
 
     def withdrawals(self, fact_ids: Sequence[str]) -> dict[str, list[tuple[int, int | None, str]]]:
         """The forget/restore spans of the facts among `fact_ids` that have any."""
-        found: dict[str, list[tuple[int, int | None, str]]] = {}
-        unique = list(dict.fromkeys(fact_ids))
-        for start in range(0, len(unique), 500):
-            chunk = unique[start : start + 500]
-            rows = self.conn.execute(
-                "SELECT id, json_extract(meta, '$.withdrawn') FROM facts WHERE +tenant = ? "
-                f"AND id IN ({','.join('?' * len(chunk))}) "
-                "AND json_extract(meta, '$.withdrawn') IS NOT NULL",
-                (self.tenant, *chunk),
-            ).fetchall()
-            for fact_id, spans in rows:
-                found[fact_id] = [
-                    (int(a), None if b is None else int(b), str(c)) for a, b, c in json.loads(spans)
-                ]
-        return found
+        found = self._meta_entries(fact_ids, "withdrawn")
+        return {
+            fact_id: [(int(a), None if b is None else int(b), str(c)) for a, b, c in spans]
+            for fact_id, spans in found.items()
+        }
 
     def alias_rulings(self) -> list[tuple[str, str, str]]:
         """(stated relation, proposed key, status) of every resolved alias review, oldest first."""
