@@ -3,9 +3,9 @@
 A named relation ("main db") joins an existing key of the same subject ("primary_database")
 automatically above `relation_auto_threshold`, goes to the review queue between that and
 `relation_review_threshold`, and starts a key of its own below. A verb that names no key
-("Alice switched to Neovim") takes the key whose value it replaces, or the key its value already
-belongs to (for this subject or another); with neither, the statement waits for its value to
-become known (temporal/ingest.py binds it then).
+("Alice switched to Neovim") gets the key temporal/keyguess.py guesses from the value and the
+subject's keys: taken above `value_auto_threshold`, reviewed above `value_review_threshold`;
+below, the statement waits for its value to become known (temporal/ingest.py binds it then).
 """
 
 from __future__ import annotations
