@@ -224,3 +224,23 @@ def test_rejecting_an_alias_restores_the_fact_as_its_own_key(store: MemoryStore)
     with pytest.raises(InvalidInputError):
         store.resolve_review(review_id, "maybe")
     assert [r.id for r in store.reviews(status="rejected")] == [review_id]
+
+
+def test_explain_shows_what_the_ledger_did(store: MemoryStore) -> None:
+    store.save("Bob works at Acme.", observed_at=day(0))
+    store.save("Bob lives in Oslo.", observed_at=day(0))
+    hits = store.search("Where does Bob work?", explain=True)
+    assert hits[0].memory.content == "Bob works at Acme."
+    assert hits[0].channels["ledger"].rank == 1
+    assert all("ledger" not in hit.channels for hit in hits[1:])
+    assert "ledger" not in store.search("Where does Bob work?")[0].channels  # only on request
+
+
+def test_a_question_names_a_key_by_its_synonyms(store: MemoryStore) -> None:
+    store.save("Dana's manager is Priya.", observed_at=day(0))
+    store.save("Dana's employer is Initech.", observed_at=day(0))
+    store.save("Dana's phone number is +44 7700 900111.", observed_at=day(0))
+    assert "Priya" in store.search("Who is Dana's boss?", k=1)[0].memory.content
+    assert "Priya" in store.search("Who does Dana report to?", k=1)[0].memory.content
+    assert "Initech" in store.search("Which company is Dana with?", k=1)[0].memory.content
+    assert "7700" in store.search("How do I call Dana?", k=1)[0].memory.content

@@ -63,8 +63,8 @@ def test_a_statement_of_an_unknown_value_joins_its_key_once_the_value_is_known(
     from datetime import UTC, datetime
 
     store.save("Gina's editor is Vim.", observed_at=datetime(2026, 1, 1, tzinfo=UTC))
-    store.save("Gina has started using Kakoune.", observed_at=datetime(2026, 2, 1, tzinfo=UTC))
-    assert store.facts("Gina", "editor")[0].object == "Vim"  # Kakoune: which key? not known yet
-    store.save("Hugo's editor is Kakoune.", observed_at=datetime(2026, 3, 1, tzinfo=UTC))
+    store.save("Gina has started using Quillpad.", observed_at=datetime(2026, 2, 1, tzinfo=UTC))
+    assert store.facts("Gina", "editor")[0].object == "Vim"  # Quillpad: which key? not known yet
+    store.save("Hugo's editor is Quillpad.", observed_at=datetime(2026, 3, 1, tzinfo=UTC))
     [current] = store.facts("Gina", "editor")
-    assert current.object == "Kakoune" and current.valid_from == datetime(2026, 2, 1, tzinfo=UTC)
+    assert current.object == "Quillpad" and current.valid_from == datetime(2026, 2, 1, tzinfo=UTC)

@@ -125,3 +125,28 @@ def test_lexical_similarity_orders_the_cues() -> None:
     unrelated = lexical_similarity("editor", "city")
     assert same > nested > different_kind > unrelated == 0.0
     assert lexical_similarity("os", "operating system") == 1.0  # an abbreviation spelled out
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("Vim -> Neovim.", (USER, None, "Neovim", "Vim")),
+        ("Not Vim anymore, Helix now.", (USER, None, "Helix", "Vim")),
+        ("Switched from MySQL to Postgres.", (USER, None, "Postgres", "MySQL")),
+        ("my shell: bash -> fish", (USER, "shell", "fish", "bash")),
+        ("Alice: Emacs → Zed (editor)", ("Alice", "editor", "Zed", "Emacs")),
+        ("Bob is not using Jenkins anymore, Buildkite now.", ("Bob", None, "Buildkite", "Jenkins")),
+        ("I'm using Podman instead of Docker.", (USER, None, "Podman", "Docker")),
+        ("Carol joined the data platform team.", ("Carol", "team", "data platform", None)),
+    ],
+)
+def test_note_style_changes(text: str, expected: tuple[str, str | None, str, str | None]) -> None:
+    [triple] = extract_facts(text)
+    assert (triple.subject, triple.relation, triple.value, triple.previous) == expected
+
+
+def test_a_switch_is_not_a_correction() -> None:
+    [switch] = extract_facts("Actually I switched to Neovim last month.")
+    assert (switch.verb, switch.correction) == ("switch", False)
+    [fix] = extract_facts("Actually, my editor is Emacs.")
+    assert fix.correction

@@ -73,17 +73,18 @@ async def test_save_search_open_and_use_a_memory(server: Any) -> None:
         saved = await ok(
             client,
             "save_memory",
-            content="Alice switched to Neovim",
+            # States no fact: saving it again is a duplicate (a restated fact is "unchanged").
+            content="Alice demoed Neovim at the meetup",
             tags=["tools"],
             entities=["Alice"],
         )
         assert saved["action"] == "created" and saved["entities"][0] == "Alice"
-        again = await ok(client, "save_memory", content="Alice switched to Neovim")
+        again = await ok(client, "save_memory", content="Alice demoed Neovim at the meetup")
         assert again["action"] == "duplicate" and again["duplicate_of"] == saved["id"]
-        found = await ok(client, "search_memory", query="which editor does alice use neovim")
+        found = await ok(client, "search_memory", query="alice neovim meetup demo")
         assert found["items"][0]["id"] in {saved["id"], again["id"]}
         opened = await ok(client, "open_memories", memory_ids=[saved["id"], "mem_missing"])
-        assert opened["memories"][0]["content"] == "Alice switched to Neovim"
+        assert opened["memories"][0]["content"] == "Alice demoed Neovim at the meetup"
         assert opened["missing"] == ["mem_missing"]
         touched = await ok(client, "touch_memory", memory_id=saved["id"], boost=True)
         assert touched["id"] == saved["id"]

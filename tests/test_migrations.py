@@ -83,3 +83,33 @@ def test_a_non_database_file_is_a_storage_error(tmp_path: Path) -> None:
     path.write_bytes(b"this is not a sqlite file at all" * 100)
     with pytest.raises(StorageError):
         SqliteBackend(str(path))
+
+
+def test_migration_3_indexes_facts_by_their_normalised_value(tmp_path: Path) -> None:
+    path = tmp_path / "v2.db"
+    conn = sqlean.connect(str(path))
+    conn.isolation_level = None
+    conn.execute(
+        "CREATE TABLE schema_migrations ("
+        "version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at INTEGER NOT NULL)"
+    )
+    for version, name, migrate in migrations.MIGRATIONS[:2]:
+        migrate(conn)
+        conn.execute("INSERT INTO schema_migrations VALUES (?, ?, 0)", (version, name))
+    conn.execute(
+        "INSERT INTO entities (id, tenant, name, norm, created_at, updated_at) "
+        "VALUES ('e1', 'default', 'Alice', 'alice', 0, 0)"
+    )
+    conn.execute(
+        "INSERT INTO facts (id, tenant, subject_id, subject, relation, object, statement, "
+        "observed_at, valid_from, recorded_at) VALUES "
+        "('f1', 'default', 'e1', 'Alice', 'editor', ' The Neovim. ', 's', 0, 0, 0)"
+    )
+    assert migrations.apply(conn, 0) == [3]
+    indexes = {row[1] for row in conn.execute("PRAGMA index_list(facts)")}
+    assert "facts_value" in indexes
+    conn.close()
+    backend = SqliteBackend(str(path))
+    with backend.read("default") as tx:
+        assert [f.id for f in tx.facts_with_value("neovim")] == ["f1"]
+    backend.close()

@@ -86,6 +86,10 @@ class Settings:
     ledger_search: bool = True  # search puts the memory stating an asked-for key's value first
     relation_auto_threshold: float = 0.78  # map onto an existing key without asking
     relation_review_threshold: float = 0.67  # ...or ask in the review queue; below: a new key
+    # Which key a verb-only statement changes ("I switched to Neovim"): calibrated on the labelled
+    # cases of eval/value_cases.py (`mnemex eval value-keys`, figures in the README).
+    value_auto_threshold: float = 0.65  # take the guessed key without asking
+    value_review_threshold: float = 0.45  # ...or ask in the review queue; below: key left unknown
 
     # Ranking (retrieval/fuse.py and friends). Defaults: the weights most folds of
     # `mnemex eval locomo` chose (README, "Retrieval quality").
@@ -243,4 +247,11 @@ def _validated(settings: Settings) -> Settings:
     for name in ("episode_gap_minutes", "period_slack_days"):
         if getattr(settings, name) <= 0:
             raise InvalidInputError(name, "must be positive", limit=0)
+
+    if not 0 <= settings.value_review_threshold <= settings.value_auto_threshold <= 1:
+        raise InvalidInputError(
+            "value_review_threshold",
+            "must be within [0, value_auto_threshold] (and that within [0, 1])",
+            limit=settings.value_auto_threshold,
+        )
     return settings

@@ -55,7 +55,7 @@ from mnemex.retrieval.vector import VectorIndex
 from mnemex.store import jsonl
 from mnemex.store.base import Backend, MemoryFilter, Tx
 from mnemex.store.tokens import TokenRegistry
-from mnemex.temporal import ingest, reads
+from mnemex.temporal import ingest, reads, withdraw
 from mnemex.temporal import review as review_mod
 from mnemex.temporal.decay import MAX_STRENGTH, Decay
 from mnemex.temporal.similarity import Similarity
@@ -316,7 +316,10 @@ class MemoryStore:
         key = None
         if draft.subject is not None and draft.relation is not None and draft.value is not None:
             key = (draft.subject, draft.relation, draft.value)
-        plan = ingest.prepare(tx, draft.content, key, observed, self.settings, self._similarity())
+        categories = draft.enrichment.get("entity_categories")  # what kind a value is
+        plan = ingest.prepare(
+            tx, draft.content, key, observed, self.settings, self._similarity(), categories
+        )
         if plan.restates is not None:
             return self._restated(tx, plan.restates, now)
         known = {name.casefold() for name in draft.entities}
@@ -571,23 +574,35 @@ class MemoryStore:
             memory = self._require(tx, memory_id)
         return self._scored(memory, to_micros(now))
 
-    def _set_status(self, memory_id: str, status: str, event: str) -> Memory:
+    def _set_status(
+        self,
+        memory_id: str,
+        status: str,
+        event: str,
+        facts: Callable[[Tx, str, datetime], object] | None = None,
+    ) -> Memory:
         now = self.now()
         with self._write() as tx:
             memory = self._require(tx, memory_id)
             if memory.status != status:
                 tx.update_memory(memory_id, {"status": status, "updated_at": now})
                 tx.log_event(event, to_micros(now), memory_id, {"from": memory.status})
+                if facts is not None:  # the ledger follows: temporal/withdraw.py
+                    facts(tx, memory_id, now)
             memory = self._require(tx, memory_id)
         return self._scored(memory, to_micros(now))
 
     def forget(self, memory_id: str, *, hard: bool = False) -> Memory | None:
         """Soft-delete a memory (restorable); `hard=True` removes it for good and returns None."""
         if not hard:
-            return self._set_status(memory_id, MemoryStatus.DELETED.value, "forget")
-        now_us = to_micros(self.now())
+            return self._set_status(
+                memory_id, MemoryStatus.DELETED.value, "forget", withdraw.forget
+            )
+        now = self.now()
+        now_us = to_micros(now)
         with self._write() as tx:
             self._require(tx, memory_id)
+            withdraw.forget(tx, memory_id, now)
             tx.delete_memory(memory_id)
             tx.log_event("purge", now_us, memory_id, {})
         return None
@@ -597,7 +612,7 @@ class MemoryStore:
         with self._read() as tx:
             memory = self._require(tx, memory_id)
         status = MemoryStatus.PROMOTED.value if memory.vault_path else MemoryStatus.ACTIVE.value
-        return self._set_status(memory_id, status, "restore")
+        return self._set_status(memory_id, status, "restore", withdraw.restore)
 
     def touch(self, memory_id: str, *, boost: bool = False) -> Memory:
         """Count one use now; `boost` also adds strength (+0.1 by default, capped at 2)."""

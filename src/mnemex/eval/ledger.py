@@ -12,137 +12,21 @@ several ways (rows), asks every question and scores the top hits:
 from __future__ import annotations
 
 import functools
-import random
 import re
 import statistics
 from collections.abc import Callable
-from dataclasses import dataclass, field
-from datetime import UTC, datetime, timedelta
+from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
 from mnemex.config import Settings
-from mnemex.eval import ledger_data as data
-from mnemex.eval.corpus import sentences
+from mnemex.eval.ledger_world import START, UNSEEN, World, build, build_heldout
 from mnemex.eval.timing import percentile, timed
+from mnemex.temporal.extract import USER
 
-START = datetime(2025, 1, 6, 9, 0, tzinfo=UTC)
-FILLER_NOTES = 150  # unrelated notes, so a question never has the store to itself
-
-
-@dataclass(slots=True)
-class Statement:
-    """One thing said, when, and the key it states (None for filler)."""
-
-    content: str
-    when: datetime
-    key: tuple[str, str, str] | None = None  # (subject, relation, value)
-
-
-@dataclass(slots=True)
-class Question:
-    """A question, what a right answer names, and the values that would be stale."""
-
-    kind: str  # "current" | "static" | "two_hop"
-    text: str
-    person: str
-    answer: str
-    stale: list[str] = field(default_factory=list)
-
-
-@dataclass(slots=True)
-class World:
-    """Everything a run saves and asks."""
-
-    statements: list[Statement]
-    questions: list[Question]
-
-
-def _their(rng: random.Random) -> str:
-    return rng.choice(("their", "her", "his"))
-
-
-@dataclass(frozen=True, slots=True)
-class Wordings:
-    """The statement templates a world is told in."""
-
-    first: tuple[str, ...]
-    changes: tuple[str, ...]
-    by_relation: dict[str, tuple[str, ...]]
-
-
-BENCHMARK = Wordings(data.FIRST, data.CHANGES, data.CHANGES_BY_RELATION)
-UNSEEN = Wordings(data.UNSEEN_FIRST, data.UNSEEN_CHANGES, data.UNSEEN_BY_RELATION)
-
-
-def _key_history(
-    rng: random.Random,
-    person: str,
-    relation: str,
-    world: World,
-    start: datetime,
-    wordings: Wordings,
-) -> None:
-    names, values = data.RELATIONS[relation]
-    history = rng.sample(values, rng.randint(2, 4) + 1)  # 2-4 changes: 3-5 distinct values
-    when = start
-    for index, value in enumerate(history):
-        if index == 0:
-            template = rng.choice(wordings.first)
-        else:
-            when += timedelta(days=rng.randint(20, 120))
-            template = rng.choice(wordings.changes + wordings.by_relation.get(relation, ()))
-        text = template.format(
-            p=person, r=rng.choice(names), v=value, o=history[max(index - 1, 0)], their=_their(rng)
-        )
-        world.statements.append(Statement(text, when, (person, relation, value)))
-    question = rng.choice(data.QUESTIONS[relation]).format(p=person)
-    world.questions.append(Question("current", question, person, history[-1], history[:-1]))
-
-
-def build(seed: int, keys: int, wordings: Wordings = BENCHMARK) -> World:
-    """The statements and questions of one seed."""
-    rng = random.Random(seed)
-    world = World([], [])
-    pairs = [(p, r) for p in data.PEOPLE for r in data.RELATIONS]
-    for person, relation in rng.sample(pairs, min(keys, len(pairs))):
-        start = START + timedelta(days=rng.randint(0, 60))
-        _key_history(rng, person, relation, world, start, wordings)
-    facts = [(x, a) for x in data.PROJECTS for a in data.STATIC]
-    for project, attribute in rng.sample(facts, 40):
-        statement, question, values = data.STATIC[attribute]
-        value = rng.choice(values)
-        when = START + timedelta(days=rng.randint(0, 400))
-        key = (f"Project {project}", attribute, value)
-        world.statements.append(Statement(statement.format(x=project, v=value), when, key))
-        world.questions.append(Question("static", question.format(x=project), project, value))
-    services = rng.sample(data.SERVICES, 20)
-    hosts = rng.sample(data.HOSTS, 10)
-    for index in range(10):
-        a, b, c = services[2 * index], services[2 * index + 1], hosts[index]
-        when = START + timedelta(days=rng.randint(0, 400))
-        world.statements.append(
-            Statement(
-                data.CHAIN_DEPENDS.format(a=a, b=b), when, (f"svc-{a}", "depends on", f"svc-{b}")
-            )
-        )
-        world.statements.append(
-            Statement(
-                data.CHAIN_RUNS.format(b=b, c=c),
-                when + timedelta(days=1),
-                (f"svc-{b}", "runs on", f"host-{c}"),
-            )
-        )
-        world.questions.append(
-            Question("two_hop", data.CHAIN_QUESTION.format(a=a), f"svc-{a}", f"host-{c}")
-        )
-    for index, text in enumerate(sentences(FILLER_NOTES, seed=seed)):
-        when = START + timedelta(days=index * 400 / FILLER_NOTES)
-        world.statements.append(Statement(text, when))
-    world.statements.sort(key=lambda s: s.when)
-    return world
+__all__ = ["build", "build_heldout", "rows", "run", "score"]
 
 
 def _names(text: str, phrase: str) -> bool:
@@ -163,7 +47,8 @@ def score(world: World, search: Search) -> dict[str, float]:
         totals[question.kind] += 1
         if question.kind == "current":
             top = texts[0] if texts else ""
-            about = _names(top, question.person)
+            # A first-person statement names no one: "My editor is Vim" is about the user.
+            about = question.person == USER or _names(top, question.person)
             if about and _names(top, question.answer):
                 counts["current"] += 1
             elif about and any(_names(top, old) for old in question.stale):
@@ -234,6 +119,11 @@ def rows(seed: int, keys: int, base: Settings) -> list[dict[str, Any]]:
             "unkeyed + extraction, unseen wordings",
             lambda: _store_row(build(seed, keys, UNSEEN), base, keyed=False),
         ),
+        (
+            "unkeyed + extraction, held-out set",
+            lambda: _store_row(build_heldout(seed), base, keyed=False),
+        ),
+        ("keyed ledger, held-out set", lambda: _store_row(build_heldout(seed), base, keyed=True)),
         (
             "ablation: keyed, no ledger answers in search",
             lambda: _store_row(world, base.replace(ledger_search=False), keyed=True),

@@ -128,7 +128,11 @@ GRAPH_STEPS = 3  # PageRank steps: seed -> memories -> their entities -> memorie
 
 
 def _channels(
-    store: MemoryStore, tx: Tx, request: SearchRequest, flt: MemoryFilter
+    store: MemoryStore,
+    tx: Tx,
+    request: SearchRequest,
+    flt: MemoryFilter,
+    pending: Future[Vectors] | None,
 ) -> tuple[Channels, dict[str, float]]:
     """Ranked hits of each retrieval channel and the RRF weight each gets for this query."""
     settings = store.settings
@@ -137,9 +141,6 @@ def _channels(
     common = settings.common_term_df
     channels: Channels = {}
     weights: dict[str, float] = {}
-    embedder = store.engine.embedder  # the query embeds while the lexical channel runs
-    wants_vector = settings.vector_weight > 0 and embedder is not None and request.text.strip()
-    pending = embed_soon(embedder, request.text) if wants_vector and embedder else None
     if settings.bm25_weight > 0:
         channels["bm25"] = lexical.search(
             tx,
@@ -307,10 +308,14 @@ def run_search(
     if flt is None:
         return []
     settings = store.settings
-    channels, weights = _channels(store, tx, request, flt)
+    embedder = store.engine.embedder  # the query embeds while the lexical channel runs
+    wants_vector = settings.vector_weight > 0 and embedder is not None and request.text.strip()
+    pending = embed_soon(embedder, request.text) if wants_vector and embedder else None
+    channels, weights = _channels(store, tx, request, flt, pending)
     scores, signals, graph = _score(store, tx, request, now, channels, weights)
     _admit(tx, graph, scores, channels, flt)
     # The ledger: only what was valid at `as_of`, and the memory stating an asked-for key first.
+    answered: dict[str, float] = {}  # what the ledger put first (explain's "ledger" channel)
     scores = dict(
         ledger.adjust(
             tx,
@@ -319,6 +324,8 @@ def run_search(
             flt,
             request.as_of,
             answer=settings.ledger_search,
+            cosines=ledger.cosines_for(embedder, pending),
+            trace=answered,
         )
     )
     exact = settings.review_blend == 0 and settings.mmr_trade_off >= 1
@@ -334,6 +341,7 @@ def run_search(
     if settings.mmr_trade_off < 1.0:
         order = _diversify(tx, ids, ranking, final, request.k, settings.mmr_trade_off)
     records = tx.get_memories([ids[i] for i in order])
+    channels["ledger"] = sorted(answered.items(), key=lambda item: -item[1])
     explained = _explain(channels, signals, ids, decay_scores) if request.explain else {}
     hits = []
     for index in order:

@@ -8,6 +8,7 @@ from typing import Any
 
 from mnemex.models import new_id
 from mnemex.store.base import Change
+from mnemex.temporal.values import value_key
 
 # Tables a tenant's export carries, in an order that satisfies foreign keys on import.
 EXPORT_TABLES = (
@@ -238,6 +239,8 @@ class AuxRows:
         columns = {c[1] for c in self.conn.execute(f"PRAGMA table_info({table})").fetchall()}
         values = {k: v for k, v in row.items() if k in columns and k not in {"seq", "tenant"}}
         values["tenant"] = self.tenant
+        if table == "facts" and isinstance(values.get("object"), str):
+            values["object_key"] = value_key(values["object"])  # an older export lacks it
         names = sorted(values)
         cursor = self.conn.execute(
             f"INSERT OR IGNORE INTO {table} ({', '.join(names)}) "

@@ -8,6 +8,7 @@ from typing import Any
 
 from mnemex.clock import from_micros, to_micros
 from mnemex.models import Fact, Review
+from mnemex.temporal.values import value_key
 
 FACT_COLUMNS = (
     "id, tenant, subject, subject_id, relation, object, object_id, statement, temporal_form, "
@@ -85,7 +86,7 @@ class LedgerRows:
         """Insert a fact; a second active value for a key fails on the unique partial index."""
         self._writable()
         self.conn.execute(
-            f"INSERT INTO facts ({FACT_COLUMNS}) VALUES ({','.join('?' * 17)})",
+            f"INSERT INTO facts ({FACT_COLUMNS}, object_key) VALUES ({','.join('?' * 18)})",
             (
                 fact.id,
                 self.tenant,
@@ -104,6 +105,7 @@ class LedgerRows:
                 fact.superseded_by,
                 fact.memory_id,
                 fact.confidence,
+                value_key(fact.object),
             ),
         )
 
@@ -115,6 +117,9 @@ class LedgerRows:
             raise ValueError(f"not updatable: {sorted(unknown)}")
         if not fields:
             return False
+        fields = dict(fields)
+        if "object" in fields:
+            fields["object_key"] = value_key(str(fields["object"]))
         names = sorted(fields)
         values = [
             (to_micros(fields[n]) if fields[n] is not None else None)
@@ -160,22 +165,52 @@ class LedgerRows:
             (ended, recorded, self.tenant, fact_id),
         )
 
-    def retractions(self, fact_ids: Sequence[str]) -> dict[str, tuple[int, int]]:
-        """(ended, recorded) in microseconds for the retracted facts among `fact_ids`."""
-        found: dict[str, tuple[int, int]] = {}
+    def _meta_entries(self, fact_ids: Sequence[str], key: str) -> dict[str, Any]:
+        """The parsed `meta.<key>` of the facts among `fact_ids` that have one (key: a constant)."""
+        found: dict[str, Any] = {}
         unique = list(dict.fromkeys(fact_ids))
         for start in range(0, len(unique), 500):
             chunk = unique[start : start + 500]
             rows = self.conn.execute(
-                "SELECT id, json_extract(meta, '$.retracted') FROM facts WHERE +tenant = ? "
+                f"SELECT id, json_extract(meta, '$.{key}') FROM facts WHERE +tenant = ? "
                 f"AND id IN ({','.join('?' * len(chunk))}) "
-                "AND json_extract(meta, '$.retracted') IS NOT NULL",
+                f"AND json_extract(meta, '$.{key}') IS NOT NULL",
                 (self.tenant, *chunk),
             ).fetchall()
-            for fact_id, pair in rows:
-                ended, recorded = json.loads(pair)
-                found[fact_id] = (int(ended), int(recorded))
+            found.update((fact_id, json.loads(value)) for fact_id, value in rows)
         return found
+
+    def retractions(self, fact_ids: Sequence[str]) -> dict[str, tuple[int, int]]:
+        """(ended, recorded) in microseconds for the retracted facts among `fact_ids`."""
+        found = self._meta_entries(fact_ids, "retracted")
+        return {fact_id: (int(ended), int(rec)) for fact_id, (ended, rec) in found.items()}
+
+    def set_withdrawals(self, fact_id: str, spans: Sequence[tuple[int, int | None, str]]) -> None:
+        """Record when a fact's memory was forgotten and restored: (from, to or None, status)."""
+        self._writable()
+        self.conn.execute(
+            "UPDATE facts SET meta = json_set(meta, '$.withdrawn', json(?)) "
+            "WHERE tenant = ? AND id = ?",
+            (json.dumps([list(span) for span in spans]), self.tenant, fact_id),
+        )
+
+    def withdrawals(self, fact_ids: Sequence[str]) -> dict[str, list[tuple[int, int | None, str]]]:
+        """The forget/restore spans of the facts among `fact_ids` that have any."""
+        found = self._meta_entries(fact_ids, "withdrawn")
+        return {
+            fact_id: [(int(a), None if b is None else int(b), str(c)) for a, b, c in spans]
+            for fact_id, spans in found.items()
+        }
+
+    def alias_rulings(self) -> list[tuple[str, str, str]]:
+        """(stated relation, proposed key, status) of every resolved alias review, oldest first."""
+        rows = self.conn.execute(
+            "SELECT json_extract(payload, '$.relation'), json_extract(payload, '$.proposed'), "
+            "status FROM reviews WHERE tenant = ? AND kind = 'alias' "
+            "AND status IN ('approved', 'rejected') ORDER BY seq",
+            (self.tenant,),
+        ).fetchall()
+        return [(str(a), str(b), str(c)) for a, b, c in rows]
 
     def fact_relations(self, limit: int) -> list[str]:
         """The relations of history facts, most used first."""
@@ -186,12 +221,15 @@ class LedgerRows:
         ).fetchall()
         return [row[0] for row in rows]
 
-    def facts_with_value(self, value_key: str) -> list[Fact]:
-        """Facts (any subject, any status) whose object folds to `value_key` (see value_key())."""
+    def facts_with_value(self, value_key: str, limit: int = 1000) -> list[Fact]:
+        """Facts (any subject, any status) whose object folds to `value_key` (see value_key()).
+
+        Reads the indexed `object_key` column (migration 3), set from the object on every write.
+        """
         rows = self.conn.execute(
-            f"SELECT {FACT_COLUMNS} FROM facts WHERE tenant = ? AND lower(trim(object)) = ? "
-            "ORDER BY seq LIMIT 1000",
-            (self.tenant, value_key),
+            f"SELECT {FACT_COLUMNS} FROM facts WHERE tenant = ? AND object_key = ? "
+            "ORDER BY seq LIMIT ?",
+            (self.tenant, value_key, limit),
         ).fetchall()
         return [fact_from_row(row) for row in rows]
 

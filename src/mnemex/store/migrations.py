@@ -270,9 +270,28 @@ def _m002_tokens(conn: Connection) -> None:
     )
 
 
+def _m003_fact_values(conn: Connection) -> None:
+    """Facts by value: an indexed normalised object (value_key), and alias rulings by kind."""
+    from mnemex.temporal.values import value_key
+
+    conn.execute("ALTER TABLE facts ADD COLUMN object_key TEXT")
+    rows = conn.execute("SELECT seq, object FROM facts").fetchall()
+    conn.executemany(
+        "UPDATE facts SET object_key = ? WHERE seq = ?", [(value_key(o), q) for q, o in rows]
+    )
+    run_script(
+        conn,
+        """
+        CREATE INDEX facts_value ON facts (tenant, object_key);
+        CREATE INDEX reviews_kind ON reviews (tenant, kind, status);
+        """,
+    )
+
+
 MIGRATIONS: list[tuple[int, str, Callable[[Connection], None]]] = [
     (1, "core", _m001_core),
     (2, "tokens", _m002_tokens),
+    (3, "fact values", _m003_fact_values),
 ]
 
 

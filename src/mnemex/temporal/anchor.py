@@ -16,8 +16,8 @@ from dataclasses import dataclass
 from mnemex.store.base import Tx
 from mnemex.temporal.extract import Triple
 from mnemex.temporal.history import ACTIVE, LEDGER_STATUSES
-from mnemex.temporal.ledger import same_value, value_key
 from mnemex.temporal.lookup import query_words, relation_match
+from mnemex.temporal.values import same_value, value_key
 
 # A name: capitalised words ("VS Code", "Arch Linux", "Argo CD") or an identifier ("host-3").
 _SPAN = re.compile(

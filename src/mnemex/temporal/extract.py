@@ -11,6 +11,7 @@ import dataclasses
 import re
 from dataclasses import dataclass, field
 
+from mnemex.temporal import shorthand
 from mnemex.temporal.relations import normalize_relation
 
 USER = "user"  # the subject of first-person statements ("I use Vim", "my editor is Vim")
@@ -31,6 +32,7 @@ class Triple:
     hint: str | None = None  # the key a verb suggests when nothing better is known
     implied: bool = False  # the relation comes from the verb ("codes in"), not a named key
     confidence: float = 0.9
+    verb: str | None = None  # the class of a change verb: "move", "join", "switch" or "use"
 
 
 @dataclass(slots=True)
@@ -47,7 +49,7 @@ class Extraction:
 
 # A subject: capitalised words ("Alice", "Project Atlas") or an identifier with a hyphen, digit
 # or dot ("svc-billing", "host-3"); "I" is the user.
-_NAME = r"(?:[A-Z][\w.\-]*|[a-z][a-z0-9]*[\-_][\w\-]+)(?:\s+(?:[A-Z][\w.\-]*|\d[\w.\-]*)){0,3}"
+_NAME = shorthand.NAME
 _SUBJ = rf"(?P<subj>{_NAME}|I)"
 _REL = r"(?P<rel>[A-Za-z][A-Za-z0-9\- ]{0,40}?)"
 _VAL = r"(?P<val>[^\s,;:][^,;:]{0,60}?)"
@@ -228,6 +230,7 @@ _FRAMES = re.compile(
     r"|\s+(?:will|would|'ll)(?=\s)",
     re.IGNORECASE,
 )
+_I_AM = re.compile(r"\bI['’]m\b")  # "I'm using Helix": the patterns read "I am"
 _SENTENCES = re.compile(r"(?<=[.!?;])\s+|\n+")
 # "Alice uses Vim and lives in Lisbon": a second clause that starts with a verb shares the subject.
 _AND_VERB = re.compile(
@@ -254,7 +257,7 @@ def extract(text: str) -> Extraction:
     found = Extraction()
     speaker: str | None = None  # who "he", "she", "their" point at: the last named subject
     for raw in _SENTENCES.split(text):
-        sentence = raw.strip().strip(".!?;").strip()
+        sentence = _I_AM.sub("I am", raw.strip().strip(".!?;").strip())
         reported = _REPORTED.match(sentence)
         if reported is not None:
             speaker = reported.group("speaker") or reported.group("source")
@@ -367,6 +370,7 @@ def _clause_triple(sentence: str, statement: str) -> Triple | None:
         sentence = sentence[lead.end() :]
         lead = _LEAD.match(sentence)
     correction = correction or re.search(r"\bactually\b", sentence, re.IGNORECASE) is not None
+    bare = sentence
     sentence = _FRAMES.sub("", _ADVERBS.sub("", sentence))
     previous = None
     negated_tail = _NOT_PREV.search(sentence)
@@ -386,7 +390,30 @@ def _clause_triple(sentence: str, statement: str) -> Triple | None:
         triple = _triple(match, hint, statement, correction, previous)
         if triple is not None:
             return triple
-    return None
+    return _shorthand(_strip_tail(bare), statement)
+
+
+def _shorthand(sentence: str, statement: str) -> Triple | None:
+    """A note-style change ("Vim -> Neovim", "not Vim anymore, Neovim now"); no subject: user."""
+    parts = shorthand.read(sentence)
+    if parts is None:
+        return None
+    value, previous = _clean_value(parts.value), _clean_value(parts.previous)
+    relation = None if parts.relation is None else _relation(parts.relation)
+    subject = USER if parts.subject is None else " ".join(parts.subject.split())
+    if value is None or (parts.relation is not None and relation is None):
+        return None
+    if subject.split()[0].casefold() in _NOT_NAMES:
+        return None
+    return Triple(
+        subject=subject,
+        relation=relation,
+        value=value,
+        statement=statement,
+        previous=previous,
+        confidence=0.9 if relation else 0.7,
+        verb=parts.verb,
+    )
 
 
 def _strip_tail(sentence: str) -> str:
@@ -442,13 +469,23 @@ def _triple(
             return None
     verb_hint = None
     implied = False
+    verb = _VERB_OF_KEY.get(hint or "")
     if hint is not None and not hint.startswith("?"):
         implied = relation is None
         relation = relation or hint
     elif hint == "?switch":
         relocated = re.search(r"\bmoved(?!\s+on\b)", match.group(0)) is not None
         verb_hint = "city" if relocated else None
+        verb = "move" if relocated else "switch"
+        correction = False  # "actually I switched to X": X follows a value that held
+    elif hint == "?use":
+        verb = "use"
     prev = previous or (_clean_value(groups["prev"]) if groups.get("prev") else None)
+    group = _GROUP.match(value)
+    if group is not None and (relation is None or implied or relation == "team"):
+        # "joined the Payments team", "is on the data squad": the phrase names the key.
+        relation, value, implied = "team", group.group("name"), False
+        prev = _GROUP.sub(r"\g<name>", prev) if prev else prev
     return Triple(
         subject=subject,
         relation=relation,
@@ -460,7 +497,13 @@ def _triple(
         hint=verb_hint,
         implied=implied,
         confidence=0.9 if relation else 0.7,
+        verb=verb,
     )
+
+
+_GROUP = re.compile(r"^(?P<name>.+?)\s+(?:team|squad)$", re.IGNORECASE)
+# The change a verb that names its key stands for, should its key yield to the value's kind.
+_VERB_OF_KEY = {"city": "move", "employer": "join"}
 
 
 def _negation(sentence: str, statement: str, correction: bool) -> Triple | None:

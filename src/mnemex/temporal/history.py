@@ -22,8 +22,11 @@ ACTIVE = "active"
 SUPERSEDED = "superseded"
 PENDING = "pending"
 ARCHIVED = "archived"
+DELETED = "deleted"  # stated by a forgotten memory: out of the ledger until it is restored
 LEDGER_STATUSES = (ACTIVE, SUPERSEDED)  # the facts that make up a key's history
 Retractions = dict[str, tuple[datetime, datetime]]  # fact id -> (value ended, recorded at)
+# fact id -> the spans of record time during which its memory was forgotten (end None: still).
+Withdrawals = dict[str, list[tuple[datetime, datetime | None]]]
 
 
 @dataclass(frozen=True, slots=True)
@@ -48,6 +51,21 @@ def retractions_of(tx: Tx, facts: Iterable[Fact]) -> Retractions:
     """The retractions recorded for some facts."""
     found = tx.retractions([f.id for f in facts])
     return {i: (from_micros(end), from_micros(rec)) for i, (end, rec) in found.items()}
+
+
+def withdrawals_of(tx: Tx, facts: Iterable[Fact]) -> Withdrawals:
+    """When the memories stating some facts were forgotten (and restored), in record time."""
+    found = tx.withdrawals([f.id for f in facts])
+    return {
+        fact_id: [(from_micros(a), None if b is None else from_micros(b)) for a, b, _ in spans]
+        for fact_id, spans in found.items()
+        if all(prior in LEDGER_STATUSES for _, _, prior in spans)  # parked ones never counted
+    }
+
+
+def withdrawn_at(spans: list[tuple[datetime, datetime | None]], moment: datetime) -> bool:
+    """Whether a fact was out of the ledger (its memory forgotten) at `moment`."""
+    return any(start <= moment and (end is None or moment < end) for start, end in spans)
 
 
 def windows(
@@ -83,9 +101,25 @@ def with_window(fact: Fact, window: Window) -> Fact:
     )
 
 
-def known_at(facts: Iterable[Fact], moment: datetime, retracted: Retractions) -> list[Fact]:
-    """The history facts of one key as the ledger laid them out at `moment`."""
-    recorded = [f for f in facts if f.status in LEDGER_STATUSES and f.recorded_at <= moment]
+def known_at(
+    facts: Iterable[Fact],
+    moment: datetime,
+    retracted: Retractions,
+    withdrawn: Withdrawals | None = None,
+) -> list[Fact]:
+    """The history facts of one key as the ledger laid them out at `moment`.
+
+    A fact whose memory is forgotten now still counts at moments before it was forgotten (the
+    ledger said so then); one forgotten at `moment` does not.
+    """
+    spans = withdrawn or {}
+    recorded = [
+        dataclasses.replace(f, status=SUPERSEDED) if f.status == DELETED else f
+        for f in facts
+        if (f.status in LEDGER_STATUSES or (f.status == DELETED and f.id in spans))
+        and f.recorded_at <= moment
+        and not withdrawn_at(spans.get(f.id, []), moment)
+    ]
     layout = windows(recorded, retracted, moment)
     return sorted((with_window(f, layout[f.id]) for f in recorded), key=order_key)
 
@@ -110,10 +144,11 @@ def view(
     as_of: datetime | None,
     include_history: bool,
     retracted: Retractions | None = None,
+    withdrawn: Withdrawals | None = None,
 ) -> list[Fact]:
     """The facts a read returns: current values, or what held at `as_of`; history on request.
 
-    `retracted` is needed with `as_of` (see retractions_of).
+    `retracted` and `withdrawn` are needed with `as_of` (see retractions_of, withdrawals_of).
     """
     out: list[Fact] = []
     for group in by_key(facts).values():
@@ -121,7 +156,7 @@ def view(
             chosen = [f for f in group if f.status in LEDGER_STATUSES]
             out.extend(chosen if include_history else [f for f in chosen if f.status == ACTIVE])
             continue
-        known = known_at(group, as_of, retracted or {})
+        known = known_at(group, as_of, retracted or {}, withdrawn)
         if include_history:
             out.extend(f for f in known if f.valid_from <= as_of)
         else:

@@ -3,9 +3,9 @@
 A named relation ("main db") joins an existing key of the same subject ("primary_database")
 automatically above `relation_auto_threshold`, goes to the review queue between that and
 `relation_review_threshold`, and starts a key of its own below. A verb that names no key
-("Alice switched to Neovim") takes the key whose value it replaces, or the key its value already
-belongs to (for this subject or another); with neither, the statement waits for its value to
-become known (temporal/ingest.py binds it then).
+("Alice switched to Neovim") gets the key temporal/keyguess.py guesses from the value and the
+subject's keys: taken above `value_auto_threshold`, reviewed above `value_review_threshold`;
+below, the statement waits for its value to become known (temporal/ingest.py binds it then).
 """
 
 from __future__ import annotations
@@ -18,13 +18,14 @@ from typing import Literal
 from mnemex.config import Settings
 from mnemex.models import Fact
 from mnemex.store.base import Tx
+from mnemex.temporal import keyguess, kinds
 from mnemex.temporal.extract import Triple
 from mnemex.temporal.history import ACTIVE, LEDGER_STATUSES
-from mnemex.temporal.ledger import same_value, value_key
 from mnemex.temporal.similarity import Similarity
+from mnemex.temporal.values import same_value, value_key
 
 SHARED_KEYS = 50  # the store's most used relations that any subject's statement may join
-Decision = Literal["exact", "alias", "auto", "review", "new", "inferred", "unresolved"]
+Decision = Literal["exact", "alias", "auto", "review", "new", "inferred", "suggested", "unresolved"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -49,12 +50,8 @@ def learned_aliases(tx: Tx) -> dict[str, str | None]:
     A ruling is about names, not people: "home city" means "city" for everyone once approved.
     """
     learned: dict[str, str | None] = {}
-    for status in ("approved", "rejected"):
-        for review in tx.list_reviews(status, 10_000):
-            if review.kind == "alias":
-                original = str(review.payload.get("relation"))
-                proposed = str(review.payload["proposed"])
-                learned[original] = proposed if status == "approved" else None
+    for original, proposed, status in tx.alias_rulings():  # indexed by kind (migration 3)
+        learned[original] = proposed if status == "approved" else None
     return learned
 
 
@@ -115,48 +112,80 @@ def _holding(facts: list[Fact], value: str | None) -> str | None:
     )
 
 
-def choose_for_value(tx: Tx, subject_id: str | None, triple: Triple) -> KeyChoice:
-    """The key a verb-only statement changes, from what the ledger already knows.
+def choose_for_value(
+    tx: Tx,
+    subject_id: str | None,
+    triple: Triple,
+    settings: Settings,
+    similarity: Similarity,
+    category: str | None = None,
+) -> KeyChoice:
+    """The key a verb-only statement changes, guessed from the value and the subject's keys.
 
-    No embedding guess here: all-MiniLM-L6-v2 rates "Neovim" closer to "city" (0.31) than to
-    "editor" (0.29), so only values the ledger has seen say which key they belong to.
+    Above `value_auto_threshold` the guess is taken; between it and `value_review_threshold` the
+    fact waits for a person (a `supersede` review); below, the statement is kept with its key
+    unknown until its value is recorded under a key (ingest.bind_unknown).
     """
     own = [] if subject_id is None else tx.facts_for_key(subject_id, None)
-    holder = _holding(own, triple.previous)  # "switched from MySQL to Postgres"
+    elsewhere = Counter(
+        f.relation
+        for f in tx.facts_with_value(value_key(triple.value))
+        if f.status in LEDGER_STATUSES and f.subject_id != subject_id
+    )
+    said = keyguess.Statement(triple.value, triple.previous, triple.verb, category)
+    found = keyguess.guess(own, said, elsewhere, similarity.values)
+    if found.relation is None or found.confidence < settings.value_review_threshold:
+        return KeyChoice(None, "unresolved", found.confidence)
+    decision: Decision = "inferred"
+    if found.confidence < settings.value_auto_threshold:
+        decision = "suggested"
+    return KeyChoice(found.relation, decision, found.confidence)
+
+
+def _kind_overrides(triple: Triple, category: str | None) -> bool:
+    """A verb's own key ("joined" -> employer) yields to a value that cannot be of that key: a
+    near-certain kind that does not fit it, and no kind that does ("relocated to Phoenix")."""
+    found = kinds.value_kinds(triple.value, category)
+    fitting = [kind for kind in found if kinds.fits(kind.kind, str(triple.relation))]
+    return not fitting and any(kind.source != "label" for kind in found)
+
+
+def _ledger_key(tx: Tx, subject_id: str | None, triple: Triple) -> str | None:
+    """The key the ledger already holds this value under: the subject's, else other subjects'."""
+    own = [] if subject_id is None else tx.facts_for_key(subject_id, None)
+    holder = _holding(own, triple.previous)
     if holder is not None:
-        return KeyChoice(holder, "inferred", 0.9)
-    for fact in own:  # back to an earlier value of one of its keys
+        return holder
+    for fact in own:
         if fact.status in LEDGER_STATUSES and same_value(fact.object, triple.value):
-            return KeyChoice(fact.relation, "inferred", 0.85)
+            return fact.relation
     elsewhere = Counter(
         f.relation
         for f in tx.facts_with_value(value_key(triple.value))
         if f.status in LEDGER_STATUSES
     )
-    if elsewhere:
-        # Prefer a key this subject already has that others give this value to.
-        names = [name for name, _ in elsewhere.most_common()]
-        mine = [name for name in names if name in relation_names(own)]
-        return KeyChoice((mine or names)[0], "inferred", 0.8)
-    if triple.hint is not None:
-        return KeyChoice(triple.hint, "inferred", 0.6)
-    return KeyChoice(None, "unresolved", 0.0)
+    return elsewhere.most_common(1)[0][0] if elsewhere else None
 
 
 def choose(
-    tx: Tx, triple: Triple, settings: Settings, similarity: Similarity
+    tx: Tx,
+    triple: Triple,
+    settings: Settings,
+    similarity: Similarity,
+    category: str | None = None,
 ) -> tuple[str | None, KeyChoice]:
     """(subject id if the subject is known, the key choice) for one extracted triple."""
     found = tx.find_entity(triple.subject)
     subject_id = None if found is None else found.id
     if triple.implied and triple.relation is not None:
-        # A verb's key ("codes in" -> language) yields to what the ledger knows of the value:
-        # "Amara writes code in Sublime Text" is about her editor.
-        known = choose_for_value(tx, subject_id, dataclasses.replace(triple, hint=None))
-        if known.relation is not None and known.relation != triple.relation:
-            triple = dataclasses.replace(triple, relation=None, hint=None)
+        # A verb's key ("codes in" -> language) yields to what the ledger knows of the value
+        # ("Amara writes code in Sublime Text" is about her editor) and to the value's kind.
+        plain = dataclasses.replace(triple, relation=None, hint=None)
+        known = _ledger_key(tx, subject_id, plain)
+        if (known is not None and known != triple.relation) or _kind_overrides(triple, category):
+            triple = plain
     if triple.relation is None:
-        choice = choose_for_value(tx, subject_id, triple)
+        choice = choose_for_value(tx, subject_id, triple, settings, similarity, category)
         if choice.relation is None or subject_id is None:
             return subject_id, choice
         # The inferred name may be another subject's synonym of a key this subject has.

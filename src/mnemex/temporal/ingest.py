@@ -20,12 +20,14 @@ from mnemex.temporal import anchor
 from mnemex.temporal.extract import USER, Extraction, Triple, extract, looks_named
 from mnemex.temporal.history import PENDING, SUPERSEDED
 from mnemex.temporal.infer import KeyChoice, choose, choose_named
-from mnemex.temporal.ledger import Claim, Outcome, place, record, restated, retract, value_key
+from mnemex.temporal.keyguess import UNKNOWN
+from mnemex.temporal.ledger import Claim, Outcome, place, record, restated, retract
 from mnemex.temporal.relations import normalize_relation
 from mnemex.temporal.similarity import Similarity
+from mnemex.temporal.values import value_key
 
+OPEN_REVIEWS = 1_000  # open reviews searched for a parked fact's (a person's queue: short)
 ANCHORED_CLAUSES = 50  # a long document: only its first clauses are read off the ledger (cost)
-UNKNOWN = "?"  # the relation of a kept statement whose key is not known yet (never a name)
 
 
 @dataclass(slots=True)
@@ -71,8 +73,12 @@ def prepare(
     observed: datetime,
     settings: Settings,
     similarity: Similarity,
+    categories: dict[str, str] | None = None,
 ) -> Plan:
-    """Choose the key of every fact `content` states; detect a pure restatement."""
+    """Choose the key of every fact `content` states; detect a pure restatement.
+
+    `categories`: analysis's entity category of names in `content` (what kind a value is).
+    """
     if key is not None:
         extraction = Extraction(triples=[keyed_triple(content, *key)], clauses=1)
     elif settings.ledger_extract:
@@ -83,7 +89,8 @@ def prepare(
     unread = extraction.unread[:ANCHORED_CLAUSES]
     anchored = [anchor.read(tx, clause, statement) for clause, statement in unread]
     for triple in [*extraction.triples, *(t for t in anchored if t is not None)]:
-        choice = choose(tx, triple, settings, similarity)[1]
+        category = _category(tx, triple.value, categories or {})
+        choice = choose(tx, triple, settings, similarity, category)[1]
         if choice.relation is None and not triple.negated:
             plan.unresolved.append(triple.value)
             choice = KeyChoice(UNKNOWN, "unresolved", 0.0)  # kept, to be bound later
@@ -96,13 +103,23 @@ def prepare(
     return plan
 
 
+def _category(tx: Tx, value: str, categories: dict[str, str]) -> str | None:
+    """The entity category of a value: from this save's analysis, else from the entity table."""
+    key = value_key(value)
+    for name, category in categories.items():
+        if value_key(name) == key:
+            return category
+    entity = tx.find_entity(value)
+    return None if entity is None else entity.category
+
+
 def _restatement(tx: Tx, plan: Plan, extraction: Extraction, observed: datetime) -> Fact | None:
     """The fact repeated when every clause of the text only restates a known value."""
     if not plan.planned or len(plan.planned) != extraction.clauses:
         return None
     repeated: Fact | None = None
     for item in plan.planned:
-        if item.triple.negated or item.choice.decision == "review":
+        if item.triple.negated or item.choice.decision in ("review", "suggested"):
             return None
         found = tx.find_entity(item.triple.subject)
         if found is None or item.choice.relation is None:
@@ -143,9 +160,9 @@ def apply(
             correction=triple.correction,
             confidence=min(triple.confidence, choice.confidence),
         )
-        parked = choice.decision in ("review", "unresolved")
+        parked = choice.decision in ("review", "suggested", "unresolved")
         outcome = record(tx, claim, now, memory_id, pending=parked)
-        if choice.decision == "review" and outcome.fact is not None:
+        if choice.decision in ("review", "suggested") and outcome.fact is not None:
             open_alias_review(tx, outcome.fact, choice, now)
         elif not parked and outcome.action != "unchanged":
             bind_unknown(tx, claim.relation, claim.value, now, settings, similarity)
@@ -159,11 +176,14 @@ def bind_unknown(
     """Give earlier statements of `value` whose key was unknown ("Noor is all in on Zed") the key
     the value has just been recorded under; each joins that key at the time it was observed."""
     for fact in tx.facts_with_value(value_key(value)):
-        if fact.status != PENDING or fact.relation != UNKNOWN:
+        if fact.status != PENDING:
             continue
         named = Triple(fact.subject, relation, fact.object, fact.statement)
         choice = choose_named(tx, fact.subject_id, named, settings, similarity)
-        key = choice.relation if choice.decision in ("exact", "alias", "auto") else relation
+        mapped = choice.decision in ("exact", "alias", "auto") and choice.relation is not None
+        key = str(choice.relation) if mapped else relation
+        if fact.relation != UNKNOWN and not _confirms(tx, fact, key, now):
+            continue
         if restated(tx.facts_for_key(fact.subject_id, key), fact.object, fact.observed_at):
             tx.update_fact(fact.id, {"status": "archived", "relation": key})
             continue
@@ -173,12 +193,31 @@ def bind_unknown(
             place(tx, bound, now)
 
 
+def _confirms(tx: Tx, fact: Fact, key: str, now: datetime) -> bool:
+    """Close the open `supersede` review of a parked fact once its value is recorded under the
+    guessed key elsewhere: the guess is confirmed by the ledger (audit: `review_approved`)."""
+    if fact.relation != key:
+        return False
+    for review in tx.list_reviews("open", OPEN_REVIEWS):
+        if review.kind == "supersede" and review.payload.get("fact_id") == fact.id:
+            note = "confirmed: the value is recorded under this key"
+            tx.update_review(
+                review.id, {"status": "approved", "resolved_at": now, "resolution": note}
+            )
+            tx.log_event(
+                "review_approved", to_micros(now), review.id, {"kind": review.kind, "note": note}
+            )
+            return True
+    return False
+
+
 def open_alias_review(tx: Tx, fact: Fact, choice: KeyChoice, now: datetime) -> Review:
-    """Ask a person whether a stated relation names an existing key of its subject."""
+    """Ask a person whether a stated relation names an existing key of its subject (`alias`), or
+    whether a verb-only statement changes the guessed key (`supersede`, no stated relation)."""
     review = Review(
         id=new_id("rev"),
         tenant=tx.tenant,
-        kind="alias",
+        kind="alias" if choice.original is not None else "supersede",
         payload={
             "fact_id": fact.id,
             "subject": fact.subject,

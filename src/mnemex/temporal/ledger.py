@@ -8,8 +8,6 @@ it corrects from that value's start. The store's unique partial index backs the 
 
 from __future__ import annotations
 
-import re
-import unicodedata
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Literal
@@ -28,9 +26,9 @@ from mnemex.temporal.history import (
     valid_at,
     windows,
 )
+from mnemex.temporal.values import same_value
 
 FactAction = Literal["created", "superseded", "history", "unchanged", "pending", "retracted"]
-_ARTICLE = re.compile(r"^(?:the|a|an)\s+")
 
 
 @dataclass(slots=True)
@@ -54,17 +52,6 @@ class Outcome:
     action: FactAction
     fact: Fact | None
     superseded: list[Fact] = field(default_factory=list)
-
-
-def same_value(a: str, b: str) -> bool:
-    """Whether two stated values are the same value ("Neovim" and "neovim." are)."""
-    return value_key(a) == value_key(b)
-
-
-def value_key(value: str) -> str:
-    """The comparable form of a value: case, accents, spacing, articles and end marks removed."""
-    folded = unicodedata.normalize("NFKC", value).casefold().strip(" .!?\"'`")
-    return _ARTICLE.sub("", " ".join(folded.split()))
 
 
 def restated(facts: list[Fact], value: str, observed: datetime) -> Fact | None:

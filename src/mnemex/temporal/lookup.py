@@ -9,13 +9,17 @@ keeps a memory whose facts are all superseded below the others when history is a
 
 from __future__ import annotations
 
+import functools
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from concurrent.futures import Future
 from datetime import datetime
+from typing import TYPE_CHECKING, Any
 
 from mnemex.models import Fact, SearchHit
 from mnemex.retrieval.lexical import STOPWORDS
 from mnemex.store.base import MemoryFilter, Tx
+from mnemex.temporal import kinds
 from mnemex.temporal.extract import USER
 from mnemex.temporal.history import (
     ACTIVE,
@@ -24,19 +28,28 @@ from mnemex.temporal.history import (
     known_at,
     retractions_of,
     valid_at,
+    withdrawals_of,
 )
 from mnemex.temporal.relations import core, expanded, singular
+from mnemex.temporal.similarity import EmbeddingSimilarity, for_embedder
+
+if TYPE_CHECKING:
+    from mnemex.retrieval.embed import Embedder
 
 _TOKEN = re.compile(r"[A-Za-z0-9][\w\-.]*[A-Za-z0-9]|[A-Za-z0-9]")
 _FIRST_PERSON = frozenset({"i", "my", "me", "mine", "myself"})
-# Query words that point at a few very common keys without naming them (lexical cues only: a
-# question that names neither the relation nor a cue falls back to plain retrieval).
-# "where does Alice live" asks for a place, not the word "city".
+# Query words that ask for a key without naming it come from the kinds of value a relation
+# holds (temporal/kinds.py: "work", "company" for `employer`; "boss", "report" for `manager`;
+# "live", "based" for `city`), plus these for keys no kind covers. "where" alone is a weak cue:
+# "where does Bob work" asks for his employer, not his city.
 CUES: dict[str, frozenset[str]] = {
-    "city": frozenset("live lives living based reside resides located town where hometown".split()),
-    "employer": frozenset("work works working company employ employed job".split()),
     "run": frozenset("host hosted machine server node deployed box".split()),  # runs_on
 }
+WEAK_CUES: dict[str, frozenset[str]] = {"place": frozenset({"where"})}
+CUE_MATCH = 0.75
+WEAK_MATCH = 0.55
+EMBED_FLOOR = 0.3  # question / relation-name cosine below which embeddings say nothing
+EMBED_MARGIN = 0.05  # ...and by how much the best relation must lead the subject's next one
 MIN_MATCH = 0.5  # share of a relation's core words the query must contain
 HEAD_BONUS = 0.01  # breaks ties only
 MAX_SUBJECTS = 4
@@ -70,11 +83,26 @@ def _present(part: str, words: set[str]) -> bool:
     return len(part) >= 5 and any(len(w) >= 4 and part.startswith(w) for w in words)
 
 
+@functools.cache
+def _cues(relation: str) -> tuple[frozenset[str], frozenset[str]]:
+    """(cue stems, weak cue stems) that ask for a relation: its kinds' words and cues."""
+    strong: set[str] = set()
+    weak: set[str] = set()
+    for kind in kinds.families_of(relation):
+        family = kinds.FAMILIES[kind]
+        strong.update(stem(w) for w in family.words | family.cues)
+        weak.update(WEAK_CUES.get(kind, ()))
+    parts = [stem(w) for w in core(expanded(relation))] or [relation]
+    strong.update(CUES.get(parts[-1], ()))
+    return frozenset(strong), frozenset(weak)
+
+
 def relation_match(relation: str, words: set[str]) -> float:
     """Share of the relation's core words the query contains (or a cue of its head word)."""
     parts = [stem(w) for w in core(expanded(relation)) if w not in STOPWORDS] or [relation]
     direct = sum(1 for part in parts if _present(part, words)) / len(parts)
-    cue = 0.75 if words & CUES.get(parts[-1], frozenset()) else 0.0
+    strong, weak = _cues(relation)
+    cue = CUE_MATCH if words & strong else WEAK_MATCH if words & weak else 0.0
     # Of two relations matching as much, the one whose head noun the query names is asked for:
     # "which language does Amara code in" is her main_programming_language, not her code_editor.
     head = HEAD_BONUS if _present(parts[-1], words) else 0.0
@@ -122,16 +150,57 @@ def _current(tx: Tx, subject_id: str, as_of: datetime | None) -> list[Fact]:
     groups: dict[str, list[Fact]] = {}
     for fact in facts:
         groups.setdefault(fact.relation, []).append(fact)
-    retracted = retractions_of(tx, facts)
-    return [f for g in groups.values() for f in known_at(g, as_of, retracted) if valid_at(f, as_of)]
+    retracted, withdrawn = retractions_of(tx, facts), withdrawals_of(tx, facts)
+    return [
+        f
+        for g in groups.values()
+        for f in known_at(g, as_of, retracted, withdrawn)
+        if valid_at(f, as_of)
+    ]
 
 
-def _best(facts: list[Fact], words: set[str]) -> tuple[float, list[Fact]]:
+Cosines = Callable[[Sequence[str]], list[float] | None]  # question vs relation names
+
+
+def cosines_for(embedder: Embedder | None, query: Future[Any] | None) -> Cosines | None:
+    """Question / relation-name cosines from the query vector search computes anyway."""
+    if embedder is None or query is None:
+        return None
+    similarity = for_embedder(embedder)
+    if not isinstance(similarity, EmbeddingSimilarity):
+        return None
+    pending = query
+
+    def cosines(names: Sequence[str]) -> list[float] | None:
+        return similarity.to_relations(pending.result(), names)
+
+    return cosines
+
+
+def _best(
+    facts: list[Fact], words: set[str], cosines: Cosines | None = None
+) -> tuple[float, list[Fact]]:
+    """The facts whose relation the question asks for best, and how well it matches."""
     scored = [(relation_match(f.relation, words), f) for f in facts]
     top = max((score for score, _ in scored), default=0.0)
     if top < MIN_MATCH:
-        return 0.0, []
+        return _embedded(facts, cosines)
     return top, [f for score, f in scored if score == top]
+
+
+def _embedded(facts: list[Fact], cosines: Cosines | None) -> tuple[float, list[Fact]]:
+    """When no word of the question names a relation: the subject's relation whose name is
+    clearly nearest to the question in embedding space, as the weakest kind of match."""
+    names = sorted({f.relation for f in facts if f.relation != "?"})
+    found = None if cosines is None or not names else cosines(names)
+    if not found:
+        return 0.0, []
+    ranked = sorted(zip(found, names, strict=True), reverse=True)
+    best, name = ranked[0]
+    second = ranked[1][0] if len(ranked) > 1 else 0.0
+    if best < EMBED_FLOOR or best - second < EMBED_MARGIN:
+        return 0.0, []
+    return MIN_MATCH, [f for f in facts if f.relation == name]
 
 
 def _neighbours(tx: Tx, subject_id: str, facts: list[Fact]) -> list[str]:
@@ -143,13 +212,15 @@ def _neighbours(tx: Tx, subject_id: str, facts: list[Fact]) -> list[str]:
     return [i for i in dict.fromkeys(ids) if i != subject_id][:MAX_NEIGHBOURS]
 
 
-def answers(tx: Tx, text: str, as_of: datetime | None) -> dict[str, float]:
+def answers(
+    tx: Tx, text: str, as_of: datetime | None, cosines: Cosines | None = None
+) -> dict[str, float]:
     """Memory id -> weight in (0, 1] for the memories stating the values the query asks for."""
     words = query_words(text)
     weights: dict[str, float] = {}
     for subject_id in mentioned(tx, text):
         facts = _current(tx, subject_id, as_of)
-        score, best = _best(facts, words)
+        score, best = _best(facts, words, cosines)
         hop = 1.0
         if not best:
             for neighbour in _neighbours(tx, subject_id, facts):
@@ -172,7 +243,7 @@ def _valid_memories(tx: Tx, ids: Sequence[str], as_of: datetime) -> set[str]:
     for memory_id, facts in stated.items():
         for fact in facts:
             key = tx.facts_for_key(fact.subject_id, fact.relation)
-            known = known_at(key, as_of, retractions_of(tx, key))
+            known = known_at(key, as_of, retractions_of(tx, key), withdrawals_of(tx, key))
             if any(f.id == fact.id and valid_at(f, as_of) for f in known):
                 keep.add(memory_id)
                 break
@@ -187,13 +258,21 @@ def adjust(
     as_of: datetime | None,
     *,
     answer: bool = True,
+    cosines: Cosines | None = None,
+    trace: dict[str, float] | None = None,
 ) -> list[tuple[str, float]]:
-    """Search candidates with the ledger applied: as_of validity, key answers first."""
+    """Search candidates with the ledger applied: as_of validity, key answers first.
+
+    `cosines`: question vs relation names in embedding space (a fallback signal); `trace`
+    receives each memory put first and its weight (search's `explain`).
+    """
     if as_of is not None:
         keep = _valid_memories(tx, [i for i, _ in candidates], as_of)
         candidates = [(i, s) for i, s in candidates if i in keep]
-    weights = answers(tx, text, as_of) if answer else {}
+    weights = answers(tx, text, as_of, cosines) if answer else {}
     allowed = set(tx.filter_ids(list(weights), flt)) if weights else set()
+    if trace is not None:
+        trace.update({i: weights[i] for i in allowed})
     if not allowed:
         return candidates
     top = max((score for _, score in candidates), default=1.0)

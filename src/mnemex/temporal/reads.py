@@ -14,6 +14,7 @@ from mnemex.temporal.history import (
     profile_order,
     retractions_of,
     view,
+    withdrawals_of,
 )
 from mnemex.temporal.relations import normalize_relation
 
@@ -41,8 +42,9 @@ def facts(
         return []
     name = None if relation is None else normalize_relation(relation)
     rows = tx.facts_for_key(subject_id, name or None)
-    retracted = None if as_of is None else retractions_of(tx, rows)
-    return view(rows, as_of, include_history, retracted)
+    if as_of is None:
+        return view(rows, None, include_history)
+    return view(rows, as_of, include_history, retractions_of(tx, rows), withdrawals_of(tx, rows))
 
 
 def timeline(tx: Tx, subject: str) -> list[Fact]:

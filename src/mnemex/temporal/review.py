@@ -15,7 +15,7 @@ from mnemex.clock import to_micros
 from mnemex.errors import ConflictError, InvalidInputError, NotFoundError
 from mnemex.models import Review
 from mnemex.store.base import Tx
-from mnemex.temporal.history import PENDING, SUPERSEDED
+from mnemex.temporal.history import ARCHIVED, PENDING, SUPERSEDED
 from mnemex.temporal.ledger import place, restated
 
 DECISIONS = {"approve": "approved", "reject": "rejected"}
@@ -48,7 +48,13 @@ def _adopt(tx: Tx, review: Review, *, approve: bool, now: datetime) -> dict[str,
     fact = tx.get_fact(str(review.payload.get("fact_id")))
     if fact is None or fact.status != PENDING:
         return {"fact_id": None, "action": "none"}
-    relation = str(review.payload["proposed"] if approve else review.payload["relation"])
+    stated = review.payload.get("relation")
+    if not approve and stated is None:
+        # A guessed key (`supersede`) turned down: the statement named no key of its own, so it
+        # stays out of the ledger (archived), and its memory is searchable as a plain note.
+        tx.update_fact(fact.id, {"status": ARCHIVED})
+        return {"fact_id": fact.id, "action": "archived"}
+    relation = str(review.payload["proposed"] if approve else stated)
     same_key = tx.facts_for_key(fact.subject_id, relation)
     if restated(same_key, fact.object, fact.observed_at) is not None:
         tx.update_fact(fact.id, {"status": "archived", "relation": relation})

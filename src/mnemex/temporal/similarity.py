@@ -30,6 +30,8 @@ class Similarity(Protocol):
 
     def relations(self, a: str, b: Sequence[str]) -> list[float]: ...
 
+    def values(self, a: str, b: Sequence[str]) -> list[float] | None: ...
+
 
 class LexicalSimilarity:
     """Relation names compared by their words only."""
@@ -39,6 +41,10 @@ class LexicalSimilarity:
     def relations(self, a: str, b: Sequence[str]) -> list[float]:
         """Similarity of `a` to each name in `b`."""
         return [lexical_similarity(a, other) for other in b]
+
+    def values(self, a: str, b: Sequence[str]) -> list[float] | None:
+        """No similarity of value strings without a model."""
+        return None
 
 
 class EmbeddingSimilarity(LexicalSimilarity):
@@ -71,6 +77,20 @@ class EmbeddingSimilarity(LexicalSimilarity):
             (1 - EMBED_SHARE) * lex + EMBED_SHARE * max(0.0, float(cos))
             for lex, cos in zip(lexical, cosines, strict=True)
         ]
+
+    def values(self, a: str, b: Sequence[str]) -> list[float] | None:
+        """Cosine of the embedding of value `a` to each value in `b` ("Neovim" / "Vim")."""
+        if not b:
+            return []
+        vectors = self._vectors([a, *b])
+        return [float(cos) for cos in vectors[1:] @ vectors[0]]
+
+    def to_relations(self, vector: Any, names: Sequence[str]) -> list[float]:
+        """Cosine of an embedded text (a question) to each relation name's phrase."""
+        if not names:
+            return []
+        vectors = self._vectors([phrase(name) for name in names])
+        return [float(cos) for cos in vectors @ vector]
 
 
 def phrase(relation: str) -> str:

@@ -81,6 +81,14 @@ def eval_ledger(
     emit(result, as_json, lambda r: rows_table(r, "mnemex eval ledger"))
 
 
+def _models(embed_model: str) -> list[str]:
+    """The embedding settings an eval runs with: "both" is none and the default model."""
+    from mnemex.config import Settings
+
+    default = Settings.load().embed_model
+    return list(dict.fromkeys(["none", default] if embed_model == "both" else [embed_model]))
+
+
 @eval_app.command("relations")
 def eval_relations(
     embed_model: str = typer.Option(
@@ -89,13 +97,27 @@ def eval_relations(
     as_json: bool = JSON_OPTION,
 ) -> None:
     """Calibrate the relation-mapping thresholds on the labelled pairs (fit half / held-out)."""
-    from mnemex.config import Settings
     from mnemex.eval import relations
 
-    default = Settings.load().embed_model
-    names = ["none", default] if embed_model == "both" else [embed_model]
-    result = [row for name in dict.fromkeys(names) for row in relations.run_model(name)]
+    result = [row for name in _models(embed_model) for row in relations.run_model(name)]
     emit(result, as_json, lambda r: rows_table(r, "mnemex eval relations"))
+
+
+@eval_app.command("value-keys")
+def eval_value_keys(
+    embed_model: str = typer.Option(
+        "both", help="'none' (no value similarity), a model name, or 'both' (none and the default)."
+    ),
+    as_json: bool = JSON_OPTION,
+) -> None:
+    """Calibrate the thresholds of keys guessed for verb-only statements (fit half / held-out)."""
+    import tempfile
+
+    from mnemex.eval import value_keys
+
+    with tempfile.TemporaryDirectory() as folder:
+        result = [row for n in _models(embed_model) for row in value_keys.run(n, Path(folder))]
+    emit(result, as_json, lambda r: rows_table(r, "mnemex eval value-keys"))
 
 
 @eval_app.command("activation")

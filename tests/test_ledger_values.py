@@ -1,0 +1,106 @@
+"""Verb-only statements with values the ledger has never seen: the key comes from the value."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+
+import pytest
+
+import mnemex
+from mnemex import MemoryStore, Settings
+from mnemex.eval import value_keys
+from mnemex.temporal import keyguess, kinds
+from mnemex.temporal.extract import USER, extract_facts
+
+T0 = datetime(2026, 1, 1, tzinfo=UTC)
+
+
+def day(n: int) -> datetime:
+    return T0 + timedelta(days=n)
+
+
+def test_a_switch_to_an_unseen_editor_supersedes_the_users_editor(store: MemoryStore) -> None:
+    store.save("My editor is Vim.", observed_at=day(0))
+    store.save("Actually I switched to Neovim last month.", observed_at=day(40))
+    [editor] = store.facts(USER, "editor")
+    assert editor.object == "Neovim" and editor.valid_from == day(40)  # not a correction
+    assert store.search("what editor do I use")[0].memory.content.startswith("Actually")
+    history = store.facts(USER, "editor", include_history=True)
+    assert [(f.object, f.valid_to) for f in history] == [("Vim", day(40)), ("Neovim", None)]
+
+
+def test_a_move_to_a_company_is_about_the_employer_not_the_city(store: MemoryStore) -> None:
+    store.save("Bob works at Acme.", observed_at=day(0))
+    moved = store.save("Bob moved to Globex.", observed_at=day(30))
+    assert store.facts("Bob", "city") == []  # never a city called Globex
+    [fact] = moved.enrichment["facts"]
+    assert fact["relation"] == "employer"
+    top = store.search("where does Bob work")[0].memory.content
+    assert top == "Bob moved to Globex."
+    if fact["key"] == "suggested":  # no entity label says Globex is a company: a person decides
+        [review] = store.reviews()
+        assert review.kind == "supersede" and review.payload["proposed"] == "employer"
+        store.resolve_review(review.id, "approve")
+    assert store.facts("Bob", "employer")[0].object == "Globex"
+
+
+def test_a_guess_below_the_auto_threshold_waits_for_a_person(settings: Settings) -> None:
+    asking = settings.replace(value_auto_threshold=0.99, value_review_threshold=0.1)
+    with mnemex.open(":memory:", settings=asking) as store:
+        store.save("Bob works at Acme.", observed_at=day(0))
+        store.save("Bob moved to Frobnitz.", observed_at=day(30))
+        [review] = store.reviews()
+        assert (review.kind, review.payload["proposed"]) == ("supersede", "employer")
+        assert store.facts("Bob", "employer")[0].object == "Acme"  # nothing changed yet
+        store.resolve_review(review.id, "reject")
+        assert [(f.relation, f.object) for f in store.facts("Bob")] == [("employer", "Acme")]
+        assert store.timeline("Bob")[-1].object == "Acme"  # the rejected fact is archived
+        with store.backend.read(store.tenant) as tx:
+            assert tx.list_events("review_rejected", 5)[0]["subject_id"] == review.id
+
+
+@pytest.mark.parametrize(
+    ("keys", "statement", "expected"),
+    [
+        ({"editor": "Vim", "city": "Lisbon"}, "I switched from Vim to Kakoune.", "editor"),
+        ({"editor": "Vim", "database": "MySQL"}, "MySQL -> MariaDB", "database"),
+        ({"editor": "Vim", "shell": "bash"}, "Not bash anymore, fish now.", "shell"),
+        ({"browser": "Chrome", "operating_system": "Windows"}, "I went with Brave.", "browser"),
+        ({"city": "Austin", "employer": "Acme"}, "I moved to Denver.", "city"),
+        ({}, "I use Neovim.", "editor"),
+        ({}, "I started using Kotlin.", "language"),
+        ({"team": "Payments"}, "I moved to the Search team.", "team"),
+    ],
+)
+def test_the_key_comes_from_the_value_and_the_subjects_keys(
+    mem_store: MemoryStore, keys: dict[str, str], statement: str, expected: str
+) -> None:
+    for relation, value in keys.items():
+        mem_store.save(f"{relation}: {value}", subject=USER, relation=relation, value=value)
+    mem_store.save(statement)
+    value = extract_facts(statement)[0].value
+    assert [f.object for f in mem_store.facts(USER, expected)] == [value]
+
+
+def test_kinds_come_from_the_table_the_shape_and_the_label() -> None:
+    assert [k.kind for k in kinds.value_kinds("nvim")] == ["editor"]  # gazetteer alias
+    assert [k.kind for k in kinds.value_kinds("+44 7700 900123")] == ["phone"]
+    assert [k.kind for k in kinds.value_kinds("Fly.io")] == ["cloud"]  # not a website
+    labelled = kinds.value_kinds("Phoenix", "place")
+    assert {(k.kind, k.source) for k in labelled} == {("framework", "lexicon"), ("place", "label")}
+    assert kinds.fits("place", "home_city") and not kinds.fits("editor", "city")
+    assert kinds.is_static("home_town") and not kinds.is_static("city")
+
+
+def test_two_plausible_keys_lower_the_confidence() -> None:
+    said = keyguess.Statement("Quarkus", verb="use")
+    one = keyguess.guess([], said, {})  # type: ignore[arg-type]
+    assert one.relation is None  # an unknown name, no keys: nothing to go on
+    assert keyguess.guess([], keyguess.Statement("Helix", verb="switch"), {}).relation == "editor"  # type: ignore[arg-type]
+
+
+def test_the_calibration_cases_parse_and_score() -> None:
+    cases = value_keys.cases()
+    assert len(cases) >= 100 and any(expected is None for _, _, expected in cases)
+    auto, review = value_keys.fit([(0.9, True), (0.7, False), (0.5, True), (0.3, False)])
+    assert (auto, review) == (0.71, 0.31)  # just above the wrong guess below the right one
