@@ -6,11 +6,12 @@ import hashlib
 import json
 import math
 import unicodedata
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 from mnemex.config import Settings
 from mnemex.errors import InvalidInputError
+from mnemex.models import LIVE_STATUSES, MemoryStatus
 
 
 def content_hash(content: str) -> str:
@@ -137,6 +138,18 @@ def check_positive(value: object, field: str) -> float:
     if not math.isfinite(value) or value <= 0:
         raise InvalidInputError(field, "must be a positive number", limit=0)
     return float(value)
+
+
+def check_statuses(status: str | Sequence[str] | None, field: str = "status") -> tuple[str, ...]:
+    """Memory statuses to match: None means the live ones (active and promoted)."""
+    if status is None:
+        return LIVE_STATUSES
+    chosen = [status] if isinstance(status, str) else list(status)
+    valid = {s.value for s in MemoryStatus}
+    for item in chosen:
+        if item not in valid:
+            raise InvalidInputError(field, f"must be one of {', '.join(sorted(valid))}")
+    return tuple(chosen)
 
 
 def _as_list(value: object, field: str) -> list[object]:

@@ -160,3 +160,32 @@ def apply(
     found = tx.get_entities(touched)
     report.entities = [found[entity_id] for entity_id in touched if entity_id in found]
     return report
+
+
+def relate(
+    tx: Tx,
+    tenant: str,
+    from_entity: str,
+    to_entity: str,
+    kind: str,
+    strength: float,
+    source_memory: str | None,
+    now: datetime,
+) -> Relation:
+    """Create (or strengthen) a typed edge between two entities, creating them if new."""
+    now_us = to_micros(now)
+    relation = Relation(
+        id=new_id("rel"),
+        from_kind="entity",
+        from_id=tx.upsert_entity(from_entity, now=now_us)[0],
+        to_kind="entity",
+        to_id=tx.upsert_entity(to_entity, now=now_us)[0],
+        type="_".join(kind.casefold().split()),
+        strength=strength,
+        source_memory=source_memory,
+        created_at=now,
+        tenant=tenant,
+    )
+    relation.id = tx.insert_relation(relation)
+    tx.log_event("relate", now_us, relation.id, {"type": relation.type})
+    return relation

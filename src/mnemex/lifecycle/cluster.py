@@ -9,7 +9,13 @@ from collections.abc import Sequence
 import numpy as np
 import numpy.typing as npt
 
+from mnemex.engine import Engine
+from mnemex.lifecycle.gc import preview
+from mnemex.limits import content_hash
+from mnemex.models import LIVE_STATUSES, Cluster
+from mnemex.retrieval.embed import from_bytes
 from mnemex.retrieval.lexical import STOPWORDS, words
+from mnemex.store.base import MemoryFilter, Tx
 
 Matrix = npt.NDArray[np.float32]
 _HASH_DIMS = 2048
@@ -80,3 +86,25 @@ def group(
         groups.append((sorted(ids[i] for i in indices), cohesion))
     groups.sort(key=lambda item: (-len(item[0]), item[0][0]))
     return groups
+
+
+def similarity_vectors(engine: Engine, tx: Tx, texts: Sequence[str]) -> Matrix:
+    """Unit vectors to compare memories: their embeddings, or hashed TF-IDF without a model."""
+    embedder = engine.embedder
+    if embedder is None or not texts:
+        return lexical_vectors(texts)
+    blobs = engine.vectors_for(tx, texts, [content_hash(text) for text in texts])
+    return np.stack([from_bytes(blob, embedder.dim) for blob in blobs if blob is not None])
+
+
+def find(engine: Engine, tenant: str, threshold: float, limit: int) -> list[Cluster]:
+    """Groups of similar live memories of a tenant, largest first; ids stable for the members."""
+    with engine.backend.read(tenant) as tx:
+        rows = tx.temporal_rows(MemoryFilter(statuses=LIVE_STATUSES))
+        vectors = similarity_vectors(engine, tx, [row.content for row in rows])
+    ids = [row.id for row in rows]
+    previews = {row.id: preview(row.content, 60) for row in rows}
+    return [
+        Cluster(cluster_id(members), members, cohesion, [previews[m] for m in members])
+        for members, cohesion in group(ids, vectors, threshold)[:limit]
+    ]

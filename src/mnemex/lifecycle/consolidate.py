@@ -2,8 +2,14 @@
 
 from __future__ import annotations
 
+from datetime import datetime
+
+from mnemex import saving
+from mnemex.clock import to_micros
+from mnemex.engine import Engine
 from mnemex.limits import content_hash
-from mnemex.models import Memory
+from mnemex.models import Cluster, ConsolidateResult, Memory, MemoryStatus, Relation, new_id
+from mnemex.store.base import Tx
 
 
 def merge_text(members: list[Memory]) -> str:
@@ -28,3 +34,86 @@ def union(lists: list[list[str]]) -> list[str]:
                 seen.add(item.casefold())
                 result.append(item)
     return result
+
+
+def run(engine: Engine, tenant: str, cluster: Cluster, *, dry_run: bool) -> ConsolidateResult:
+    """Preview, or (not `dry_run`) merge, a cluster into one memory linked to its sources."""
+    settings = engine.settings
+    with engine.backend.read(tenant) as tx:
+        found = tx.get_memories(cluster.member_ids)
+        text = merge_text([found[m] for m in cluster.member_ids if m in found])
+        vector = None if dry_run else engine.vectors_for(tx, [text], [content_hash(text)])[0]
+    now = engine.clock()
+    with engine.backend.write(tenant) as tx:
+        found = tx.get_memories(cluster.member_ids)
+        members = [found[m] for m in cluster.member_ids if m in found]
+        result = ConsolidateResult(
+            cluster_id=cluster.id,
+            dry_run=dry_run,
+            content=merge_text(members),
+            tags=union([m.tags for m in members])[: settings.max_tags],
+            entities=union([m.entities for m in members])[: settings.max_entities],
+            source_ids=[m.id for m in members],
+        )
+        if not dry_run:
+            result.memory_id = _merge(engine, tenant, tx, members, result, now, vector)
+    return result
+
+
+def _merge(
+    engine: Engine,
+    tenant: str,
+    tx: Tx,
+    members: list[Memory],
+    result: ConsolidateResult,
+    now: datetime,
+    vector: bytes | None,
+) -> str:
+    """Write the merged memory, link it to each source and archive the sources."""
+    now_us = to_micros(now)
+    observed = [m.observed_at for m in members if m.observed_at is not None]
+    merged = Memory(
+        id=new_id("mem"),
+        tenant=tenant,
+        content=result.content,
+        content_hash=content_hash(result.content),
+        tags=result.tags,
+        entities=result.entities,
+        strength=max(m.strength for m in members),
+        source="consolidation",
+        context=None,
+        meta={"consolidated_from": result.source_ids},
+        created_at=now,
+        updated_at=now,
+        observed_at=min(observed) if observed else None,
+        last_used=max(m.last_used for m in members),
+        use_count=sum(m.use_count for m in members),
+        review_count=sum(m.review_count for m in members),
+        last_review=None,
+        status=MemoryStatus.ACTIVE.value,
+    )
+    tx.insert_memory(merged)
+    saving.store_vector(engine, tx, merged.id, merged.content_hash, vector)
+    saving.link_entities(tx, merged.id, merged.entities, now_us)
+    for member in members:
+        tx.insert_relation(
+            Relation(
+                id=new_id("rel"),
+                from_kind="memory",
+                from_id=merged.id,
+                to_kind="memory",
+                to_id=member.id,
+                type="consolidated_from",
+                strength=1.0,
+                source_memory=merged.id,
+                created_at=now,
+                tenant=tenant,
+            )
+        )
+        archived = {**member.meta, "consolidated_into": merged.id}
+        tx.update_memory(
+            member.id,
+            {"status": MemoryStatus.ARCHIVED.value, "meta": archived, "updated_at": now},
+        )
+    tx.log_event("consolidate", now_us, merged.id, {"from": result.source_ids})
+    return merged.id

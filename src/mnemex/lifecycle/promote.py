@@ -11,7 +11,10 @@ import yaml
 
 from mnemex.clock import MICROS_PER_DAY, to_micros
 from mnemex.config import Settings
-from mnemex.models import Memory
+from mnemex.engine import Engine, require
+from mnemex.lifecycle.gc import preview
+from mnemex.models import Memory, MemoryStatus, PromoteReport, ScoredMemory
+from mnemex.store.base import MemoryFilter
 
 _SLUG = re.compile(r"[^a-z0-9]+")
 _WIKILINK_UNSAFE = re.compile(r"[\[\]|#^]")
@@ -72,3 +75,28 @@ def write_note(memory: Memory, score: float, vault: Path) -> Path:
     temporary.write_text(render_note(memory, score), encoding="utf-8")
     temporary.replace(path)
     return path
+
+
+def run(engine: Engine, tenant: str, memory_id: str | None, *, dry_run: bool) -> PromoteReport:
+    """Promote one memory (`memory_id`) or every qualifying active one; list only if `dry_run`."""
+    now = engine.clock()
+    now_us = to_micros(now)
+    with engine.backend.read(tenant) as tx:
+        if memory_id is not None:
+            chosen = [engine.scored(require(tx, memory_id), now_us)]
+        else:
+            live = tx.iter_memories(MemoryFilter(statuses=(MemoryStatus.ACTIVE.value,)))
+            scored = (engine.scored(memory, now_us) for memory in live)
+            chosen = [m for m in scored if qualifies(m, m.score, now, engine.settings)]
+    candidates = [ScoredMemory(m.id, preview(m.content), m.score, m.use_count) for m in chosen]
+    notes: dict[str, str] = {}
+    if not dry_run:
+        for memory in chosen:
+            notes[memory.id] = str(write_note(memory, memory.score, engine.settings.vault_path))
+        with engine.backend.write(tenant) as tx:
+            for promoted, path in notes.items():
+                tx.update_memory(
+                    promoted, {"status": MemoryStatus.PROMOTED.value, "vault_path": path}
+                )
+                tx.log_event("promote", now_us, promoted, {"path": path})
+    return PromoteReport(dry_run=dry_run, candidates=candidates, notes=notes)

@@ -1,0 +1,127 @@
+"""Engine: the state every tenant view of one store shares (models, indexes, caches, clock)."""
+
+from __future__ import annotations
+
+import hashlib
+import threading
+from collections.abc import Sequence
+from pathlib import Path
+
+from mnemex import limits
+from mnemex.analysis.analyze import Analyzer, EmbedFn
+from mnemex.clock import MICROS_PER_DAY, Clock, to_micros
+from mnemex.config import Settings
+from mnemex.errors import NotFoundError
+from mnemex.models import Memory
+from mnemex.retrieval import lexical
+from mnemex.retrieval.embed import Embedder, load_embedder, to_bytes
+from mnemex.retrieval.graph import MemoryGraph
+from mnemex.retrieval.vector import VectorIndex
+from mnemex.store.base import Backend, Tx
+from mnemex.store.tokens import TokenRegistry
+from mnemex.temporal.decay import Decay
+from mnemex.temporal.similarity import Similarity
+from mnemex.temporal.similarity import for_embedder as similarity_for
+
+
+class Engine:
+    """State shared by every tenant view of one backend: settings, clock, caches and locks."""
+
+    def __init__(self, backend: Backend, settings: Settings, clock: Clock) -> None:
+        self.backend = backend
+        self.settings = settings
+        self.clock = clock
+        self.decay = Decay.from_settings(settings)
+        self.term_stats = lexical.TermStats()
+        self.lock = threading.RLock()
+        self.tokens = TokenRegistry(backend, clock)
+        self._vectors: dict[str, VectorIndex] = {}
+        self._graphs: dict[str, MemoryGraph] = {}
+        load_embedder(settings.embed_model)  # an unknown model name fails here, at open
+        self.analyzer = Analyzer(settings, self._analysis_embed)
+
+    def _analysis_embed(self) -> EmbedFn | None:
+        """The embedding function analysis uses (None for a lexical-only engine)."""
+        embedder = self.embedder
+        return None if embedder is None else embedder.embed
+
+    @property
+    def embedder(self) -> Embedder | None:
+        """The configured embedding model (loaded on first use), or None when it is "none"."""
+        return load_embedder(self.settings.embed_model)
+
+    def vector_index(self, tenant: str) -> VectorIndex | None:
+        """The tenant's in-memory vector index (None for a lexical-only engine)."""
+        embedder = self.embedder
+        if embedder is None:
+            return None
+        with self.lock:
+            index = self._vectors.get(tenant)
+            if index is None:
+                index = self._vectors[tenant] = VectorIndex(
+                    embedder.model_id,
+                    embedder.dim,
+                    ann_threshold=self.settings.ann_threshold,
+                    snapshot=self._snapshot_path(tenant, embedder.model_id),
+                )
+            return index
+
+    def _snapshot_path(self, tenant: str, model_id: str) -> Path | None:
+        """Where a tenant's vector graph is saved: beside a store file (None for other stores)."""
+        location = self.backend.location
+        if location == ":memory:" or "://" in location:
+            return None
+        name = hashlib.sha256(f"{tenant}\0{model_id}".encode()).hexdigest()[:16]
+        return Path(f"{Path(location).expanduser()}-vectors") / f"{name}.json"
+
+    def close(self) -> None:
+        """Save vector graphs that changed since their last save (for the next process)."""
+        with self.lock:
+            indexes = list(self._vectors.values())
+        for index in indexes:
+            index.close()
+
+    def memory_graph(self, tenant: str) -> MemoryGraph:
+        """The tenant's in-memory entity and episode graph (retrieval/graph.py)."""
+        with self.lock:
+            graph = self._graphs.get(tenant)
+            if graph is None:
+                gap_us = int(self.settings.episode_gap_minutes * 60_000_000)
+                graph = MemoryGraph(self.settings.graph_mention_weight, gap_us)
+                self._graphs[tenant] = graph
+            return graph
+
+    def vectors_for(
+        self, tx: Tx, texts: Sequence[str], hashes: Sequence[str]
+    ) -> list[bytes | None]:
+        """Stored-form vectors for texts: reused by content hash when known, embedded otherwise."""
+        embedder = self.embedder
+        if embedder is None:
+            return [None] * len(texts)
+        known = tx.embeddings_by_hash(embedder.model_id, hashes)
+        missing = [i for i, h in enumerate(hashes) if h not in known]
+        fresh = embedder.embed([texts[i] for i in missing]) if missing else None
+        result: list[bytes | None] = [known.get(h) for h in hashes]
+        for position, index in enumerate(missing):
+            assert fresh is not None
+            result[index] = to_bytes(fresh[position])
+        return result
+
+    def scored(self, memory: Memory, now_us: int) -> Memory:
+        """The memory with its temporal score as of `now_us` (scores are never stored)."""
+        days = (now_us - to_micros(memory.last_used)) / MICROS_PER_DAY
+        memory.score = self.decay.score(memory.use_count, days, memory.strength)
+        return memory
+
+    def similarity(self) -> Similarity:
+        """How relation names are compared (embeddings when a model is configured)."""
+        return similarity_for(self.embedder)
+
+
+def require(tx: Tx, memory_id: str) -> Memory:
+    """The memory `memory_id` of the transaction's tenant, or NotFoundError."""
+    limits.check_text(memory_id, "id", 100)
+    memory = tx.get_memories([memory_id]).get(memory_id)
+    if memory is None:
+        raise NotFoundError("memory", memory_id)
+    return memory

@@ -1,0 +1,250 @@
+"""The write path: check input, enrich, embed, then write the memory, its links and its facts.
+
+Models (embedding, analysis) run before the write transaction, so no model runs while the
+store's write lock is held; `write_draft` then does only database work.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+from mnemex import limits
+from mnemex.analysis import enrich
+from mnemex.clock import parse_time, to_micros
+from mnemex.config import Settings
+from mnemex.engine import Engine, require
+from mnemex.errors import InvalidInputError
+from mnemex.models import Fact, Memory, MemoryStatus, SaveResult, new_id
+from mnemex.retrieval.embed import from_bytes
+from mnemex.store.base import Tx
+from mnemex.temporal import ingest
+
+SAVE_FIELDS = frozenset(
+    {
+        "content",
+        "tags",
+        "entities",
+        "strength",
+        "source",
+        "context",
+        "meta",
+        "observed_at",
+        "subject",
+        "relation",
+        "value",
+        "skip_duplicate",
+    }
+)
+UPDATE_FIELDS = frozenset(
+    {"content", "tags", "entities", "strength", "source", "context", "meta", "observed_at"}
+)
+_ENRICHABLE = frozenset({"tags", "entities", "strength"})
+MAX_SOURCE_CHARS = 500
+
+
+@dataclass(slots=True)
+class Draft:
+    """A memory being saved: checked input plus what the engine fills in before writing."""
+
+    content: str
+    tags: list[str]
+    entities: list[str]
+    strength: float | None  # None: left out (enrichment or the 1.0 default fills it)
+    source: str | None
+    context: str | None
+    meta: dict[str, Any]
+    observed_at: datetime | None
+    subject: str | None
+    relation: str | None
+    value: str | None
+    skip_duplicate: bool
+    content_hash: str
+    enrichment: dict[str, Any] = field(default_factory=dict)
+    given: frozenset[str] = frozenset()  # optional fields the caller supplied
+
+
+def draft_from(item: dict[str, Any], settings: Settings, prefix: str = "") -> Draft:
+    """A checked Draft from save's keyword arguments; errors name the field (with `prefix`)."""
+    unknown = set(item) - SAVE_FIELDS
+    if unknown:
+        raise InvalidInputError(f"{prefix}{sorted(unknown)[0]}", "unknown field")
+    content = limits.check_text(item.get("content"), f"{prefix}content", settings.max_content_chars)
+    strength = item.get("strength")
+    key_parts = [item.get(name) for name in ("subject", "relation", "value")]
+    if any(part is not None for part in key_parts) and None in key_parts:
+        raise InvalidInputError(f"{prefix}subject", "subject, relation and value go together")
+    observed = item.get("observed_at")
+    return Draft(
+        content=content,
+        tags=limits.check_tags(item.get("tags"), settings, f"{prefix}tags"),
+        entities=limits.check_entities(item.get("entities"), settings, f"{prefix}entities"),
+        strength=None if strength is None else limits.check_strength(strength, f"{prefix}strength"),
+        source=limits.check_optional_text(item.get("source"), f"{prefix}source", MAX_SOURCE_CHARS),
+        context=limits.check_optional_text(
+            item.get("context"), f"{prefix}context", settings.max_content_chars
+        ),
+        meta=limits.check_meta(item.get("meta"), settings, f"{prefix}meta"),
+        observed_at=None if observed is None else parse_time(observed, f"{prefix}observed_at"),
+        subject=limits.check_optional_text(key_parts[0], f"{prefix}subject", 200),
+        relation=limits.check_optional_text(key_parts[1], f"{prefix}relation", 200),
+        value=limits.check_optional_text(key_parts[2], f"{prefix}value", 2_000),
+        skip_duplicate=bool(item.get("skip_duplicate", False)),
+        content_hash=limits.content_hash(content),
+        given=frozenset(k for k in _ENRICHABLE if item.get(k) is not None),
+    )
+
+
+def checked_changes(fields: dict[str, Any], settings: Settings) -> dict[str, Any]:
+    """update()'s fields checked and in storage form (a new text brings its new hash)."""
+    unknown = set(fields) - UPDATE_FIELDS
+    if unknown:
+        raise InvalidInputError(sorted(unknown)[0], "cannot be updated")
+    changes: dict[str, Any] = {}
+    if "content" in fields:
+        changes["content"] = limits.check_text(
+            fields["content"], "content", settings.max_content_chars
+        )
+        changes["content_hash"] = limits.content_hash(changes["content"])
+    if "tags" in fields:
+        changes["tags"] = limits.check_tags(fields["tags"], settings)
+    if "entities" in fields:
+        changes["entities"] = limits.check_entities(fields["entities"], settings)
+    if "strength" in fields:
+        changes["strength"] = limits.check_strength(fields["strength"])
+    if "source" in fields:
+        changes["source"] = limits.check_optional_text(fields["source"], "source", MAX_SOURCE_CHARS)
+    if "context" in fields:
+        changes["context"] = limits.check_optional_text(
+            fields["context"], "context", settings.max_content_chars
+        )
+    if "meta" in fields:
+        changes["meta"] = limits.check_meta(fields["meta"], settings)
+    if "observed_at" in fields:
+        observed = fields["observed_at"]
+        changes["observed_at"] = None if observed is None else parse_time(observed, "observed_at")
+    return changes
+
+
+def enrich_drafts(
+    engine: Engine,
+    view: enrich.StoreReader,
+    drafts: Sequence[Draft],
+    vectors: Sequence[bytes | None],
+) -> None:
+    """Fill left-out entities, tags and strength (analysis/enrich.py), before any write."""
+    settings = engine.settings
+    embedder = engine.embedder
+    if not settings.analysis_enrich or len(drafts) > settings.analysis_batch_limit:
+        return
+    for draft, blob in zip(drafts, vectors, strict=True):
+        if draft.given != _ENRICHABLE:
+            vector = None if blob is None or embedder is None else from_bytes(blob, embedder.dim)
+            enrich.enrich(engine.analyzer, draft, view, settings, vector)
+
+
+def store_vector(
+    engine: Engine, tx: Tx, memory_id: str, content_hash: str, vector: bytes | None
+) -> None:
+    """Keep a memory's vector with the model id and the hash of the text it was made from."""
+    embedder = engine.embedder
+    if vector is not None and embedder is not None:
+        tx.put_embeddings([(memory_id, embedder.model_id, content_hash, vector, embedder.dim)])
+
+
+def link_entities(tx: Tx, memory_id: str, names: Sequence[str], now_us: int) -> None:
+    """Make the memory's entity links exactly these names (entities created as needed)."""
+    ids = [tx.upsert_entity(name, now=now_us)[0] for name in names]
+    tx.link_entities(memory_id, ids)
+
+
+def write_draft(
+    engine: Engine, tenant: str, tx: Tx, draft: Draft, now: datetime, vector: bytes | None
+) -> SaveResult:
+    """Write one checked, enriched draft: the memory, its vector, entities, edges and facts."""
+    now_us = to_micros(now)
+    settings = engine.settings
+    duplicates = tx.find_by_hash(draft.content_hash)
+    if duplicates and draft.skip_duplicate:
+        existing = tx.get_memories([duplicates[0]])[duplicates[0]]
+        return SaveResult(
+            id=existing.id,
+            memory=engine.scored(existing, now_us),
+            action="duplicate",
+            duplicate_of=existing.id,
+            enrichment=draft.enrichment,
+        )
+    observed = draft.observed_at or now
+    key = None
+    if draft.subject is not None and draft.relation is not None and draft.value is not None:
+        key = (draft.subject, draft.relation, draft.value)
+    categories = draft.enrichment.get("entity_categories")  # what kind a value is
+    plan = ingest.prepare(
+        tx, draft.content, key, observed, settings, engine.similarity(), categories
+    )
+    if plan.restates is not None:
+        return _restated(engine, tx, plan.restates, now)
+    known = {name.casefold() for name in draft.entities}
+    extra = [name for name in plan.entities if name.casefold() not in known]
+    draft.entities = (draft.entities + extra)[: settings.max_entities]
+    memory = _new_memory(tenant, draft, now)
+    tx.insert_memory(memory)
+    store_vector(engine, tx, memory.id, draft.content_hash, vector)
+    link_entities(tx, memory.id, draft.entities, now_us)
+    if draft.enrichment:
+        enrich.apply(tx, memory.id, draft.enrichment, now, tenant, exact_duplicate=bool(duplicates))
+    tx.log_event("save", now_us, memory.id, {"hash": draft.content_hash[:16]})
+    result = SaveResult(id=memory.id, memory=engine.scored(memory, now_us))
+    if duplicates:
+        result.action = "duplicate"
+        result.duplicate_of = duplicates[0]
+    outcomes = ingest.apply(tx, plan, memory.id, observed, now, settings, engine.similarity())
+    result.facts = [o.fact for o in outcomes if o.fact is not None]
+    replaced = [f.memory_id for o in outcomes for f in o.superseded if f.memory_id]
+    result.superseded = [m for m in dict.fromkeys(replaced) if m != memory.id]
+    if result.superseded:
+        result.action = "superseded"
+    result.enrichment = {**draft.enrichment, **ingest.enrichment(plan, outcomes)}
+    if extra:  # names the ledger found, beside those analysis filled in
+        filled = result.enrichment.get("entities", [])
+        result.enrichment["entities"] = list(dict.fromkeys([*filled, *extra]))
+    return result
+
+
+def _new_memory(tenant: str, draft: Draft, now: datetime) -> Memory:
+    return Memory(
+        id=new_id("mem"),
+        tenant=tenant,
+        content=draft.content,
+        content_hash=draft.content_hash,
+        tags=draft.tags,
+        entities=draft.entities,
+        strength=1.0 if draft.strength is None else draft.strength,
+        source=draft.source,
+        context=draft.context,
+        meta=draft.meta,
+        created_at=now,
+        updated_at=now,
+        observed_at=draft.observed_at,
+        last_used=now,
+        use_count=0,
+        review_count=0,
+        last_review=None,
+        status=MemoryStatus.ACTIVE.value,
+    )
+
+
+def _restated(engine: Engine, tx: Tx, fact: Fact, now: datetime) -> SaveResult:
+    """A save that only repeats a current value: no new memory; the one stating it is used."""
+    memory = require(tx, str(fact.memory_id))
+    tx.update_memory(memory.id, {"use_count": memory.use_count + 1, "last_used": now})
+    tx.log_event("restate", to_micros(now), memory.id, {"fact_id": fact.id})
+    memory = require(tx, memory.id)
+    return SaveResult(
+        id=memory.id,
+        memory=engine.scored(memory, to_micros(now)),
+        action="unchanged",
+        facts=[fact],
+    )
