@@ -46,6 +46,17 @@ def test_token_batches_cover_every_row_once_within_the_budget() -> None:
     assert all(len(b) == 1 or len(b) * max(lengths[r] for r in b) <= 20 for b in plan)
 
 
+def test_token_batches_give_each_worker_an_even_share() -> None:
+    lengths = [25 + (i * 7) % 11 for i in range(100)]  # ~3,000 tokens: 3 batches of 1,024
+    plan = token_batches(lengths, 1_024, workers=2)
+    assert sorted(row for batch in plan for row in batch) == list(range(100))
+    assert len(plan) == 4  # rounded up to a multiple of the two workers
+    padded = [len(b) * max(lengths[r] for r in b) for b in plan]
+    assert max(padded) <= 1.25 * min(padded)
+    assert len(token_batches([12, 30, 7], 1_024, workers=2)) == 2  # two threads, not one
+    assert len(token_batches([12], 1_024, workers=4)) == 1
+
+
 def test_bench_search_reports_every_table(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("MNEMEX_BENCH_CACHE", str(tmp_path / "cache"))
     result = bench_search.run(

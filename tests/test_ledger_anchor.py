@@ -68,3 +68,51 @@ def test_a_statement_of_an_unknown_value_joins_its_key_once_the_value_is_known(
     store.save("Hugo's editor is Quillpad.", observed_at=datetime(2026, 3, 1, tzinfo=UTC))
     [current] = store.facts("Gina", "editor")
     assert current.object == "Quillpad" and current.valid_from == datetime(2026, 2, 1, tzinfo=UTC)
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        ("Carol cancelled Vim and pays for Sublime Text instead.", "Sublime Text"),
+        ("Carol got tired of Vim, and Kate is what she opens every morning now.", "Kate"),
+        ("No more Vim for Carol. The new editor is Zed.", "Zed"),
+    ],
+)
+def test_leaving_a_held_value_names_its_successor_even_an_unseen_one(
+    known: MemoryStore, text: str, value: str
+) -> None:
+    known.save(text)
+    assert known.facts("Carol", "editor")[0].object == value
+
+
+def test_the_user_leaves_a_held_value_in_the_first_person(store: MemoryStore) -> None:
+    store.save("My bank is Barclays.")
+    store.save("I closed my Barclays account; everything goes through Starling now.")
+    assert store.facts("user", "bank")[0].object == "Starling"
+
+
+def test_a_held_value_mentioned_without_a_change_changes_nothing(known: MemoryStore) -> None:
+    known.save("Carol showed Dave a Vim plugin called Fugitive.")
+    assert known.facts("Carol", "editor")[0].object == "Vim"
+
+
+def test_a_word_of_the_key_outranks_a_bare_where(store: MemoryStore) -> None:
+    store.save("Carol lives in Oslo.")
+    store.save("Carol's password manager is Bitwarden.")
+    top = store.search("Where does Carol keep her passwords?", k=1)[0].memory.content
+    assert "Bitwarden" in top
+    assert "Oslo" in store.search("Where does Carol live?", k=1)[0].memory.content
+
+
+def test_a_host_question_follows_a_lowercase_dependency(store: MemoryStore) -> None:
+    store.save("checkout sends every payment call to ledgerd.")
+    store.save("ledgerd is deployed on rack-9.")
+    store.save("search is deployed on rack-2.")
+    top = store.search("Which host does checkout end up on?", k=1)[0].memory.content
+    assert top == "ledgerd is deployed on rack-9."
+
+
+def test_a_transcript_line_is_someone_else_speaking(store: MemoryStore) -> None:
+    store.save("My bank is Barclays.")
+    store.save("Caroline: I closed my Barclays account; everything goes through Starling now.")
+    assert store.facts("user", "bank")[0].object == "Barclays"

@@ -150,3 +150,46 @@ def test_a_switch_is_not_a_correction() -> None:
     assert (switch.verb, switch.correction) == ("switch", False)
     [fix] = extract_facts("Actually, my editor is Emacs.")
     assert fix.correction
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("Correction: Bea's phone isn't a Pixel 7, it's a Pixel 8.", ("Bea", "phone", "Pixel 8")),
+        ("My shell isn't zsh, it's fish.", (USER, "shell", "fish")),
+        ("Update on Bea: her team went from Growth to Platform.", ("Bea", "team", "Platform")),
+        ("Bea's Pixel broke, so her phone is an iPhone 15 now.", ("Bea", "phone", "iPhone 15")),
+        ("I've stopped using Chrome and switched to Firefox.", (USER, None, "Firefox")),
+        ("Bea moved to Lyon over the weekend.", ("Bea", None, "Lyon")),
+        ("Bea's laptop changed to a Dell a couple of weeks ago.", ("Bea", "laptop", "Dell")),
+    ],
+)
+def test_more_forms(text: str, expected: tuple[str, str | None, str]) -> None:
+    triples = [t for t in extract_facts(text) if not t.negated]
+    assert (triples[-1].subject, triples[-1].relation, triples[-1].value) == expected
+
+
+def test_an_unknown_verb_before_a_name_is_a_guess_never_a_plan() -> None:
+    [guess] = extract_facts("Bea rides a Brompton.")
+    assert (guess.subject, guess.relation, guess.value) == ("Bea", None, "Brompton")
+    assert guess.verb == "any"
+    assert extract_facts("Bea rides a Brompton to work.") == []  # a phrase, not a name
+    assert extract_facts("Bea might buy a Brompton.") == []
+    assert extract_facts("Bea met Carlos.") == []
+
+
+def test_lowercase_services_in_hosting_and_dependency_statements() -> None:
+    hosted = extract("ingest is deployed on rack-4.")
+    assert [(t.subject, t.relation, t.value) for t in hosted.triples] == [
+        ("ingest", "runs_on", "rack-4")
+    ]
+    linked = extract("gateway forwards every request to ingest.")
+    assert linked.triples == [] and linked.entities == ["gateway", "ingest"]
+    assert extract_facts("it is deployed on rack-4.") == []
+
+
+def test_a_generic_head_noun_names_the_same_key() -> None:
+    assert lexical_similarity("gym membership", "gym") == lexical_similarity("main bank", "bank")
+    assert lexical_similarity("email provider", "email service") >= 0.95
+    assert lexical_similarity("password manager", "password") < 0.5  # "manager" is not generic
+    assert lexical_similarity("phone number", "phone") < 0.95

@@ -12,7 +12,10 @@ the on-disk cache, eval/vector_cache.py):
    Each query looks for one memory of the corpus; hit@10 says how often it came back. ANN
    recall@10 compares the vector index with exact search on the same query vectors;
 3. ingest: single `save` calls, `save_many` and bare embedding of the same new texts,
-   interleaved in rounds so all three see the same machine load.
+   interleaved in rounds so all three see the same machine load. Enrichment (the analysis
+   layer) is off for this table, so both write paths do the same work: check, embed, write.
+   `save_many` skips enrichment for batches above `analysis_batch_limit` anyway, and a single
+   enriched `save` is measured by `mnemex eval activation`.
 
 Figures are medians (p50) and 95th percentiles of wall time; ratios are what to compare across
 machines, since absolute times drift with load.
@@ -234,6 +237,7 @@ def ingest_row(
     """Throughput of single saves, save_many and bare embedding of new texts, in one run."""
     import mnemex
 
+    settings = settings.replace(analysis_enrich=False)  # the same work on both write paths
     embedder = load_embedder(settings.embed_model)
     assert embedder is not None
     size = len(seeded.memories)

@@ -22,6 +22,7 @@ from typing import Any
 import numpy as np
 
 from mnemex.config import Settings
+from mnemex.eval import ledger_dev, ledger_fresh
 from mnemex.eval.ledger_world import START, UNSEEN, World, build, build_heldout
 from mnemex.eval.timing import percentile, timed
 from mnemex.temporal.extract import USER
@@ -124,6 +125,18 @@ def rows(seed: int, keys: int, base: Settings) -> list[dict[str, Any]]:
             lambda: _store_row(build_heldout(seed), base, keyed=False),
         ),
         ("keyed ledger, held-out set", lambda: _store_row(build_heldout(seed), base, keyed=True)),
+        (
+            "unkeyed + extraction, dev set (tuned on)",
+            lambda: _store_row(build_heldout(seed, ledger_dev), base, keyed=False),
+        ),
+        (
+            "unkeyed + extraction, fresh set",
+            lambda: _store_row(build_heldout(seed, ledger_fresh), base, keyed=False),
+        ),
+        (
+            "keyed ledger, fresh set",
+            lambda: _store_row(build_heldout(seed, ledger_fresh), base, keyed=True),
+        ),
         (
             "ablation: keyed, no ledger answers in search",
             lambda: _store_row(world, base.replace(ledger_search=False), keyed=True),

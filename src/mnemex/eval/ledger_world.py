@@ -10,6 +10,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
+from types import ModuleType
 from typing import Any
 
 from mnemex.eval import ledger_data as data
@@ -155,9 +156,9 @@ def _phone(rng: random.Random) -> str:
 class _Values:
     """Values handed out so that no value belongs to two subjects of one world."""
 
-    def __init__(self, rng: random.Random) -> None:
+    def __init__(self, rng: random.Random, wording: ModuleType) -> None:
         self.rng = rng
-        self.left = {name: list(pool) for name, (_, pool) in heldout.RELATIONS.items()}
+        self.left = {name: list(pool) for name, (_, pool) in wording.RELATIONS.items()}
 
     def enough(self, relation: str, count: int) -> bool:
         return relation == "phone number" or len(self.left[relation]) >= count
@@ -170,9 +171,8 @@ class _Values:
         return chosen
 
 
-def _heldout_templates(relation: str, first: bool, me: bool) -> tuple[str, ...]:
+def _heldout_templates(h: ModuleType, relation: str, first: bool, me: bool) -> tuple[str, ...]:
     """The wordings a statement of `relation` may take: generic, for tools, for this key."""
-    h = heldout
     sets: dict[tuple[bool, bool], tuple[tuple[str, ...], tuple[str, ...], dict[str, Any]]] = {
         (True, True): (h.ME_FIRST, h.ME_FIRST_TOOL, h.ME_FIRST_BY_RELATION),
         (True, False): (h.FIRST, h.FIRST_TOOL, h.FIRST_BY_RELATION),
@@ -184,54 +184,62 @@ def _heldout_templates(relation: str, first: bool, me: bool) -> tuple[str, ...]:
 
 
 def _heldout_key(
-    rng: random.Random, world: World, person: str, relation: str, history: list[str]
+    rng: random.Random,
+    wording: ModuleType,
+    world: World,
+    person: str,
+    relation: str,
+    history: list[str],
 ) -> None:
     me = person == USER
     when = START + timedelta(days=rng.randint(0, 60))
-    names = heldout.RELATIONS[relation][0]
+    names = wording.RELATIONS[relation][0]
     for index, value in enumerate(history):
         if index:
             when += timedelta(days=rng.randint(20, 120))
-        template = rng.choice(_heldout_templates(relation, index == 0, me))
+        template = rng.choice(_heldout_templates(wording, relation, index == 0, me))
         text = template.format(
             p=person, r=rng.choice(names), v=value, o=history[max(index - 1, 0)], their=_their(rng)
         )
         world.statements.append(Statement(text, when, (person, relation, value)))
-    asked = heldout.ME_QUESTIONS if me else heldout.QUESTIONS
+    asked = wording.ME_QUESTIONS if me else wording.QUESTIONS
     question = rng.choice(asked[relation]).format(p=person)
     world.questions.append(Question("current", question, person, history[-1], history[:-1]))
 
 
-def build_heldout(seed: int) -> World:
-    """The held-out world of one seed: the user and other people, each value held by one of them."""
+def build_heldout(seed: int, wording: ModuleType = heldout) -> World:
+    """A world told in a wording set of its own (eval/ledger_heldout.py by default): the user and
+    other people, each value held by one of them."""
+    h = wording
     rng = random.Random(seed)
     world = World([], [])
-    values = _Values(rng)
-    people = rng.sample(heldout.PEOPLE, HELDOUT_PEOPLE)
+    values = _Values(rng, h)
+    people = rng.sample(h.PEOPLE, HELDOUT_PEOPLE)
     for person in [USER, *people]:
         want = HELDOUT_USER_KEYS if person == USER else HELDOUT_PERSON_KEYS
-        order = rng.sample(list(heldout.RELATIONS), len(heldout.RELATIONS))
+        order = rng.sample(list(h.RELATIONS), len(h.RELATIONS))
         for relation in [r for r in order if values.enough(r, 4)][:want]:
             history = values.take(relation, rng.randint(2, 4))  # 1-3 changes
-            _heldout_key(rng, world, person, relation, history)
-    towns = rng.sample(heldout.HOME_TOWNS, HELDOUT_STATIC + 1)
+            _heldout_key(rng, h, world, person, relation, history)
+    static = getattr(h, "STATIC_RELATION", "home town")
+    towns = rng.sample(h.HOME_TOWNS, HELDOUT_STATIC + 1)
     for person, town in zip([USER, *people[:HELDOUT_STATIC]], towns, strict=True):
         me = person == USER
-        text = (heldout.ME_STATIC if me else heldout.STATIC).format(p=person, v=town)
+        text = (h.ME_STATIC if me else h.STATIC).format(p=person, v=town)
         when = START + timedelta(days=rng.randint(0, 400))
-        world.statements.append(Statement(text, when, (person, "home town", town)))
-        question = heldout.ME_STATIC_QUESTION if me else heldout.STATIC_QUESTION
+        world.statements.append(Statement(text, when, (person, static, town)))
+        question = h.ME_STATIC_QUESTION if me else h.STATIC_QUESTION
         world.questions.append(Question("static", question.format(p=person), person, town))
-    services = rng.sample(heldout.SERVICES, 2 * HELDOUT_CHAINS)
-    hosts = rng.sample(heldout.HOSTS, HELDOUT_CHAINS)
+    services = rng.sample(h.SERVICES, 2 * HELDOUT_CHAINS)
+    hosts = rng.sample(h.HOSTS, HELDOUT_CHAINS)
     for index in range(HELDOUT_CHAINS):
         a, b, c = services[2 * index], services[2 * index + 1], hosts[index]
         when = START + timedelta(days=rng.randint(0, 400))
-        depends = heldout.CHAIN_DEPENDS.format(a=a, b=b)
+        depends = h.CHAIN_DEPENDS.format(a=a, b=b)
         world.statements.append(Statement(depends, when, (a, "depends on", b)))
-        hosted = heldout.CHAIN_HOSTED.format(b=b, c=c)
+        hosted = h.CHAIN_HOSTED.format(b=b, c=c)
         world.statements.append(Statement(hosted, when + timedelta(days=1), (b, "runs on", c)))
-        world.questions.append(Question("two_hop", heldout.CHAIN_QUESTION.format(a=a), a, c))
+        world.questions.append(Question("two_hop", h.CHAIN_QUESTION.format(a=a), a, c))
     for index, text in enumerate(sentences(FILLER_NOTES, seed=seed)):
         world.statements.append(Statement(text, START + timedelta(days=index * 400 / FILLER_NOTES)))
     world.statements.sort(key=lambda s: s.when)

@@ -311,6 +311,12 @@ def run_search(
     embedder = store.engine.embedder  # the query embeds while the lexical channel runs
     wants_vector = settings.vector_weight > 0 and embedder is not None and request.text.strip()
     pending = embed_soon(embedder, request.text) if wants_vector and embedder else None
+    cosines = ledger.cosines_for(embedder, pending)
+    # The ledger's answers need no query vector (unless no word names a key): they are read
+    # while the query is still being embedded, like the lexical channel.
+    known: dict[str, float] = {}
+    if settings.ledger_search:
+        known = ledger.answers(tx, request.text, request.as_of, cosines)
     channels, weights = _channels(store, tx, request, flt, pending)
     scores, signals, graph = _score(store, tx, request, now, channels, weights)
     _admit(tx, graph, scores, channels, flt)
@@ -324,8 +330,9 @@ def run_search(
             flt,
             request.as_of,
             answer=settings.ledger_search,
-            cosines=ledger.cosines_for(embedder, pending),
+            cosines=cosines,
             trace=answered,
+            answered=known,
         )
     )
     exact = settings.review_blend == 0 and settings.mmr_trade_off >= 1

@@ -5,6 +5,11 @@ store has seen for a relation ("Neovim", an editor of someone) states that key: 
 went all in on Neovim" changes Alice's editor, whatever the wording. Of two values of one key, the
 one the subject holds now (or the one after "from", "over", "instead of", "replaced") is the old
 value, the other the new one.
+
+A statement about a value the subject holds now, marked as being left ("cancelled Tidal and pays
+for Qobuz instead", "Scratch Vim, Helix these days", "I quit Gold's and joined Blink"), also
+names the value that replaces it, even one the ledger has never seen: the key is the held
+value's. First-person statements are the user's.
 """
 
 from __future__ import annotations
@@ -13,22 +18,45 @@ import re
 from collections import Counter
 from dataclasses import dataclass
 
+from mnemex.models import Fact
 from mnemex.store.base import Tx
-from mnemex.temporal.extract import Triple
+from mnemex.temporal.extract import USER, Triple
 from mnemex.temporal.history import ACTIVE, LEDGER_STATUSES
 from mnemex.temporal.lookup import query_words, relation_match
 from mnemex.temporal.values import same_value, value_key
 
 # A name: capitalised words ("VS Code", "Arch Linux", "Argo CD") or an identifier ("host-3").
+_WORD = r"(?:[A-Z][\w+#\-]*|\d[\w\-]*)(?:\.[\w+#\-]+)*"  # "Mem.ai", "Node.js"; not "Bob. The"
 _SPAN = re.compile(
-    r"(?<![\w-])(?:[A-Z][\w.+#\-]*|[a-z][a-z0-9]*-[\w\-]+|\d[\w.\-]*[A-Za-z][\w.\-]*)"
-    r"(?:\s+(?:[A-Z][\w.+#\-]*|\d[\w.\-]*))*(?![\w-])"
+    rf"(?<![\w-])(?:[A-Z][\w+#\-]*(?:\.[\w+#\-]+)*|[a-z][a-z0-9]*-[\w\-]+"
+    rf"|\d[\w.\-]*[A-Za-z][\w.\-]*)(?:\s+{_WORD})*(?![\w-])"
 )
 # Words just before a value that make it the value being left ("from Vim", "over Vim").
 _OLD_CUE = re.compile(
-    r"\b(?:from|over|instead\s+of|rather\s+than|replaced|swapped|dropped|ditched|quit|left|"
-    r"abandoned|no\s+longer\s+\w+|not|n't\s+\w+|stopped\s+using|than)\s+(?:\w+\s+){0,1}$",
+    r"\b(?:from|over|instead\s+of|rather\s+than|replaced?|swapped|dropped|ditched|quit|left|"
+    r"abandoned|no\s+longer\s+\w+|not|n't\s+\w+|stopped\s+using|than|scratch|cancell?ed|"
+    r"closed|sold|gave\s+up(?:\s+on)?|given\s+up(?:\s+on)?|tired\s+of|no\s+more|old|"
+    r"got\s+rid\s+of|moved\s+off|leaving|out\s+of)\s+(?:\w+\s+){0,1}$",
     re.IGNORECASE,
+)
+# Words that say a value changed: with a held value marked as left, the other name is the new one.
+# Not "now" or "new": conversation is full of them.
+_CHANGE = re.compile(
+    r"\b(?:instead|anymore|any\s+more|no\s+longer|no\s+more|switch\w*|replac\w*|swap\w*|"
+    r"ditch\w*|dropped|quit|cancell?ed|closed|sold|traded|gave\s+up|given\s+up|stopped|"
+    r"scratch|jump\w*|migrat\w*|upgraded|downgraded)\b|->|→",
+    re.IGNORECASE,
+)
+_SPEAKER = re.compile(r"^\s*[A-Z][\w.\-]*(?:\s+[A-Z][\w.\-]*)?\s*:\s")
+_FIRST_PERSON = re.compile(r"\b(?:I|my|me|mine|I'm|I've|I'd)(?![\w'])")
+# Capitalised words that start a clause without naming a value ("Scratch Vim", "Note: ...").
+_STARTERS = frozenset(
+    """
+    scratch note quick update heads correction fyi all no please finally so also btw just still
+    well ok okay yes yeah hey sadly luckily apparently honestly anyway after since as for in on
+    at by from with then now today yesterday the a an my our your his her their its this that
+    these those there it he she they we you i what which who where when why how if but and or
+    """.split()
 )
 # Clauses that wonder, plan or ask state no current value ("Alice might try Zed").
 _TENTATIVE = re.compile(
@@ -81,35 +109,79 @@ def _value_relations(tx: Tx, span: Span) -> Counter[str]:
     )
 
 
-def read(tx: Tx, clause: str, statement: str) -> Triple | None:
-    """The triple a clause states about a known subject, anchored on known relations and values."""
+def _user(tx: Tx, clause: str) -> str | None:
+    """The user's entity id, when the clause speaks in the first person and the user has facts."""
+    if _FIRST_PERSON.search(clause) is None:
+        return None
+    entity = tx.find_entity(USER)
+    return entity.id if entity is not None and tx.facts_for_key(entity.id, None) else None
+
+
+def _values(tx: Tx, found: list[Span]) -> list[Span]:
+    """Value spans, a leading clause word dropped ("Scratch Vim" -> "Vim", "Note Vim" -> ...),
+    and a span split where a value the ledger knows ends it ("Honestly Neovim")."""
+    out = []
+    for span in found:
+        words = [(m.start(), m.group(0)) for m in re.finditer(r"\S+", span.text)]
+        while words and words[0][1].casefold() in _STARTERS:
+            words = words[1:]
+        for skip in range(1, len(words)):
+            if tx.facts_with_value(value_key(" ".join(w for _, w in words[skip:]))):
+                words = words[skip:]
+                break
+        if words:
+            offset = words[0][0]
+            out.append(Span(span.text[offset:], span.start + offset))
+    return out
+
+
+def transcript(text: str) -> bool:
+    """Whether a text is a line of a transcript ("Caroline: I went ..."): someone else speaking."""
+    return _SPEAKER.match(text) is not None
+
+
+def read(tx: Tx, clause: str, statement: str, *, spoken: bool = False) -> Triple | None:
+    """The triple a clause states about a known subject, anchored on known relations and values.
+
+    `spoken`: the clause comes from a transcript line, so "I" is not the user and values that
+    come and go in conversation do not replace held ones.
+    """
     if _TENTATIVE.search(clause):
         return None
-    subjects, values = _subjects(tx, spans(clause))
+    subjects, rest = _subjects(tx, spans(clause))
+    values = _values(tx, rest)
+    if not subjects:
+        user = None if spoken or transcript(statement) else _user(tx, clause)
+        if user is not None:
+            subjects = {-1: user}
     if len(set(subjects.values())) != 1 or not values:
         return None  # no known subject, or several: whose value it is cannot be told
     first = min(values, key=lambda s: s.start)
     before = [start for start in subjects if start < first.start]
     subject_id = subjects[max(before)] if before else subjects[min(subjects)]
+    own = tx.facts_for_key(subject_id, None)
     words = query_words(clause)
     mentioned = [
         r for r in tx.fact_relations(RELATIONS_CONSIDERED) if relation_match(r, words) >= 1
     ]
     known = {span.start: _value_relations(tx, span) for span in values}
-    relation = _relation(mentioned, known, values)
+    left = None if spoken or transcript(statement) else _left_value(clause, values, own)
+    relation = (
+        left[1] if left is not None and not mentioned else _relation(mentioned, known, values)
+    )
     if relation is None:
         return None
     subject_at = next(start for start, sid in subjects.items() if sid == subject_id)
     # A name the ledger has never seen as a value counts only after the subject, and only when
-    # the clause names the relation ("Alice has Zed as her editor", not "Looks like Alice ..."),
-    # and only a capitalised one.
+    # the clause names the relation ("Alice has Zed as her editor", not "Looks like Alice ...")
+    # or leaves a value the subject holds ("Alice dropped Vim for Zed"); only a capitalised one.
+    opened = mentioned or (left is not None and left[1] == relation)
     candidates = [
         s
         for s in values
         if relation in known[s.start]
-        or (not known[s.start] and mentioned and s.start > subject_at and _capitalised(s))
+        or (not known[s.start] and opened and s.start > subject_at and _capitalised(s))
     ]
-    own = tx.facts_for_key(subject_id, None)
     holding = [f.object for f in own if f.status == ACTIVE and f.relation == relation]
     old = [s for s in candidates if _is_old(clause, s, holding)]
     new = [s for s in candidates if s not in old]
@@ -126,6 +198,22 @@ def read(tx: Tx, clause: str, statement: str) -> Triple | None:
         previous=old[0].text if old else None,
         confidence=ANCHORED_CONFIDENCE,
     )
+
+
+def _left_value(clause: str, values: list[Span], own: list[Fact]) -> tuple[Span, str] | None:
+    """A value the subject holds now that the clause leaves behind, and its key.
+
+    Left: a cue word right before it ("dropped Vim", "from Vim"), or a change word in the clause
+    ("Vim is out, switched to Helix").
+    """
+    changed = _CHANGE.search(clause) is not None
+    for span in values:
+        if not changed and _OLD_CUE.search(clause[: span.start]) is None:
+            continue
+        for fact in own:
+            if fact.status == ACTIVE and same_value(span.text, fact.object):
+                return span, fact.relation
+    return None
 
 
 def _relation(

@@ -32,7 +32,9 @@ class Triple:
     hint: str | None = None  # the key a verb suggests when nothing better is known
     implied: bool = False  # the relation comes from the verb ("codes in"), not a named key
     confidence: float = 0.9
-    verb: str | None = None  # the class of a change verb: "move", "join", "switch" or "use"
+    # The class of a change verb: "move", "join", "switch", "use", or "any" (a verb nothing is
+    # known of, "Bob drives a Volvo": its key is taken only when the guess is sure).
+    verb: str | None = None
 
 
 @dataclass(slots=True)
@@ -51,6 +53,11 @@ class Extraction:
 # or dot ("svc-billing", "host-3"); "I" is the user.
 _NAME = shorthand.NAME
 _SUBJ = rf"(?P<subj>{_NAME}|I)"
+# Services are often named in lower case ("billing runs on host-3"): a single lowercase word
+# leading a sentence names one only before a verb of hosting or dependency.
+_LOWER_ID = r"(?-i:[a-z][a-z0-9]{2,})"
+_IDENT = rf"(?:{_NAME}|{_LOWER_ID})"
+_SERVICE = rf"(?P<subj>{_NAME}|(?!(?i:it|this|that|which|who|what|there)\b){_LOWER_ID}|I)"
 _REL = r"(?P<rel>[A-Za-z][A-Za-z0-9\- ]{0,40}?)"
 _VAL = r"(?P<val>[^\s,;:][^,;:]{0,60}?)"
 _PRON = r"(?:his|her|their|its|my|our|the|your)"
@@ -69,7 +76,8 @@ _MONTHS = (
 _DAYS = r"monday|tuesday|wednesday|thursday|friday|saturday|sunday"
 _LEAD = re.compile(
     r"^(?:(?P<fix>actually|in fact|correction|to correct myself|sorry|oops|no wait|wait)"
-    r"|update|fyi|note|heads up|btw|by the way|remember|remember that|for the record"
+    r"|update|fyi|(?:please\s+)?note(?:\s+that)?|keep in mind(?:\s+that)?|heads up|btw"
+    r"|by the way|remember|remember that|for the record"
     r"|just so you know|quick update|news|these days|nowadays|now|currently|lately|recently"
     r"|(?:since|as of|starting|from|in|on|by)\s+[\w ]{1,20}?(?=,)"
     r"|(?:i|we)\s+(?:just\s+)?(?:learned|learnt|heard|noticed|found\s+out|realized|realised"
@@ -86,7 +94,10 @@ _TAIL = re.compile(
     r"for good|from now on|today|this week|this month|this year|since then|at the moment|"
     r"right now|full[- ]time|for now|going forward|permanently|anymore|any more|yesterday|"
     r"for (?:years|ages|a while|months|weeks|a long time|\d+ (?:years|months|weeks))|"
-    r"\d+\s+(?:days?|weeks?|months?|years?)\s+ago|"
+    r"(?:\d+|a|an|one|two|three|a\s+couple\s+of|a\s+few|few|several)\s+"
+    r"(?:days?|weeks?|months?|years?)\s+ago|day\s+to\s+day|every\s+day|daily|"
+    r"(?:over|during|at|by|since|from|on|in)\s+the\s+(?:weekend|holidays?|break|"
+    r"(?:start|end|beginning|middle)\s+of\s+(?:the|this|last)\s+(?:week|month|year))|"
     r"(?:since|as of|starting|from|in|on|last|this|next|earlier)\s+(?:\w+\s?){0,3}?(?:\d{4}|"
     rf"week|month|year|spring|summer|autumn|fall|winter|{_DAYS}|{_MONTHS})))$",
     re.IGNORECASE,
@@ -113,13 +124,37 @@ _USE = (
     r"chose|has chosen|settled on|is on|am on|runs|is running|works with|writes in"
     r"|swears by|is back to|am back to|is back on|am back on|has returned to)"
 )
+# A value that is a name and nothing else: capitalised words, digits, symbols ("HP EliteBook 840",
+# "Code::Blocks", "Barry's"), not a phrase ("VK Music and pays for Qobuz").
+_NAMED = r"(?-i:[A-Z][^\s,;:]*(?:\s+(?:[^\s,;:]*[A-Z0-9][^\s,;:]*|&|of|de|la|du|von|van))*)"
+_UNSURE = re.compile(
+    r"\b(?:might|may|could|should|would|will|wants?|wanted|plans?|planning|considers?|"
+    r"considering|tries|try|trying|tried|hopes?|hoping|wish(?:es)?|thinks?|thinking|maybe|"
+    r"perhaps|wonders?|asked|needs?|likes?|loves?|hates?|met|visited|saw|emailed|called)\b",
+    re.IGNORECASE,
+)
+_ISNT = r"(?:isn't|isn’t|is\s+not|wasn't|wasn’t|was\s+not|is\s+no\s+longer)"
+_ITS = r",?\s+(?:it's|it’s|it\s+is|it\s+was|but|now\s+it's|now)\s+"
 _PATTERNS: list[tuple[re.Pattern[str], str | None]] = [
+    # "Correction: Jomo's notes app isn't Simplenote, it's Notability"
+    (
+        re.compile(
+            rf"^{_SUBJ}(?:'s|’s)\s+{_REL}\s+{_ISNT}\s+(?P<prev>[^,;]{{1,60}}?){_ITS}{_VAL}$"
+        ),
+        None,
+    ),
+    (
+        re.compile(
+            rf"^(?P<my>my)\s+{_REL}\s+{_ISNT}\s+(?P<prev>[^,;]{{1,60}}?){_ITS}{_VAL}$", re.I
+        ),
+        None,
+    ),
     # "Alice's editor is Vim", "Alice's main db has changed from MySQL to Postgres"
     (re.compile(rf"^{_SUBJ}(?:'s|’s)\s+{_REL}\s+{_BE}{_NOW}\s+{_VAL}$"), None),
     (
         re.compile(
             rf"^{_SUBJ}(?:'s|’s)\s+{_REL}\s+(?:has\s+been\s+|has\s+|was\s+|is\s+|got\s+)?"
-            rf"(?:changed|switched|moved|updated|set)(?:\s+over)?{_FROM}\s+to\s+{_VAL}$"
+            rf"(?:changed|switched|moved|updated|set|went|gone)(?:\s+over)?{_FROM}\s+to\s+{_VAL}$"
         ),
         None,
     ),
@@ -128,7 +163,8 @@ _PATTERNS: list[tuple[re.Pattern[str], str | None]] = [
     (re.compile(rf"^(?P<my>my)\s+{_REL}\s+(?:is|are){_NOW}\s+{_VAL}$", re.I), None),
     (
         re.compile(
-            rf"^(?P<my>my)\s+{_REL}\s+(?:has\s+)?(?:changed|switched|moved){_FROM}\s+to\s+{_VAL}$",
+            rf"^(?P<my>my)\s+{_REL}\s+(?:has\s+)?(?:changed|switched|moved|went|gone)"
+            rf"{_FROM}\s+to\s+{_VAL}$",
             re.I,
         ),
         None,
@@ -161,7 +197,9 @@ _PATTERNS: list[tuple[re.Pattern[str], str | None]] = [
     (re.compile(rf"^{_SUBJ}{_NOW}\s+(?:has\s+)?joined\s+{_VAL}$"), "employer"),
     (re.compile(rf"^{_SUBJ}{_NOW}\s+reports\s+to\s+{_VAL}$"), "manager"),
     (
-        re.compile(rf"^{_SUBJ}{_NOW}\s+(?:runs|is running|is hosted|is deployed)\s+on\s+{_VAL}$"),
+        re.compile(
+            rf"^{_SERVICE}{_NOW}\s+(?:runs|is running|is hosted|is deployed|lives)\s+on\s+{_VAL}$"
+        ),
         "runs_on",
     ),
     (
@@ -180,7 +218,8 @@ _PATTERNS: list[tuple[re.Pattern[str], str | None]] = [
     ),
     (
         re.compile(
-            rf"^{_SUBJ}{_NOW}\s+(?:has\s+)?(?:gave up|given up|ditched|dropped|left|traded|swapped|"
+            rf"^{_SUBJ}{_NOW}\s+(?:has\s+)?(?:gave up(?:\s+on)?|given up(?:\s+on)?|ditched|"
+            rf"dropped|left|traded(?:\s+in)?|swapped|"
             rf"exchanged|substituted)\s+"
             rf"(?P<prev>[^,;]{{1,60}}?)\s+(?:for|in favou?r of)\s+{_VAL}$"
         ),
@@ -191,21 +230,39 @@ _PATTERNS: list[tuple[re.Pattern[str], str | None]] = [
         None,
     ),
     (re.compile(rf"^{_SUBJ}{_NOW}\s+replaced\s+(?P<prev>[^,;]{{1,60}}?)\s+with\s+{_VAL}$"), "?use"),
+    # Last: any short verb phrase before a name ("I bank with Ally", "Alice drives a Volvo",
+    # "Bob's playlists live on Tidal"): the key is guessed from the value (temporal/keyguess.py).
+    (
+        re.compile(
+            rf"^{_SUBJ}(?:(?:'s|’s)\s+[a-z]+)?{_NOW}\s+(?:[a-z]+\s+){{1,4}}?"
+            rf"(?:(?:on|in|at|with|for|into)\s+)?(?:(?:a|an|the|my|his|her|their)\s+)?"
+            rf"(?P<val>{_NAMED})$"
+        ),
+        "?any",
+    ),
 ]
 _NEGATIONS = [
     re.compile(
         rf"^{_SUBJ}\s+(?:no\s+longer|doesn't|does\s+not|don't|do\s+not|isn't|is\s+not|am\s+not)"
         rf"\s+(?:use|uses|using|work\s+(?:at|for)|live\s+in|run\s+on|on)\s+{_VAL}$"
     ),
-    re.compile(rf"^{_SUBJ}\s+(?:has\s+)?(?:stopped|quit|dropped|abandoned)\s+(?:using\s+)?{_VAL}$"),
+    re.compile(
+        rf"^{_SUBJ}\s+(?:has\s+|have\s+)?(?:stopped|quit|dropped|abandoned)\s+(?:using\s+)?{_VAL}$"
+    ),
+    re.compile(  # verbs that leave a named thing ("left Google", not "gave up Vim for Zed")
+        rf"^{_SUBJ}\s+(?:has\s+|have\s+)?(?:left|cancell?ed|sold|gave\s+up(?:\s+on)?"
+        rf"|given\s+up(?:\s+on)?|got\s+rid\s+of|moved\s+out\s+of|moved\s+away\s+from)"
+        rf"\s+(?:(?:the|my|his|her|their)\s+)?(?P<val>{_NAMED})$"
+    ),
     re.compile(rf"^{_SUBJ}(?:'s|’s)\s+{_REL}\s+is\s+(?:no\s+longer|not)\s+{_VAL}$"),
     re.compile(rf"^(?P<my>my)\s+{_REL}\s+is\s+(?:no\s+longer|not)\s+{_VAL}$", re.I),
 ]
 # Verbs that link two names without a single current value: only the entities are kept.
 _LINKS = re.compile(
-    rf"^{_SUBJ}\s+(?:depends|relies)\s+on\s+(?P<val>{_NAME})$|"
-    rf"^(?P<subj2>{_NAME})\s+(?:calls|talks\s+to|reads\s+from|writes\s+to|needs|requires)"
-    rf"\s+(?P<val2>{_NAME})$"
+    rf"^{_SERVICE}\s+(?:depends|relies)\s+on\s+(?P<val>{_IDENT})$|"
+    rf"^(?P<subj2>{_NAME}|{_LOWER_ID})\s+(?:calls|talks\s+to|reads\s+from|writes\s+to|needs"
+    rf"|requires|(?:sends|forwards|routes|proxies|delegates|hands|passes|pushes)"
+    rf"(?:\s+[a-z]+){{0,4}}\s+to)\s+(?P<val2>{_IDENT})$"
 )
 # "Alice told me (that) ...": the rest is a statement whose pronouns point at Alice.
 _REPORTED = re.compile(
@@ -213,6 +270,10 @@ _REPORTED = re.compile(
     r"|reported|explained|noted|confirmed|wrote|shared|let\s+(?:me|us)\s+know|announced"
     r"|pointed\s+out|admitted|clarified)(?:\s+that)?|(?i:according\s+to)\s+"
     rf"(?P<source>{_NAME}))[\s,:]+(?P<rest>.+)$"
+)
+_ABOUT = re.compile(
+    rf"^(?i:update|news|note|fyi|heads\s+up|quick\s+update)\s+(?i:on|about|from|re|regarding)"
+    rf"\s+(?P<about>{_NAME})\s*[:,\-—–]+\s*(?P<rest>.+)$"
 )
 _PRONOUN_SUBJECT = re.compile(r"^(?:he|she|they)\b", re.IGNORECASE)
 _PRONOUN_OWNER = re.compile(r"^(?:his|her|their)\s+", re.IGNORECASE)
@@ -231,13 +292,21 @@ _FRAMES = re.compile(
     re.IGNORECASE,
 )
 _I_AM = re.compile(r"\bI['’]m\b")  # "I'm using Helix": the patterns read "I am"
+_I_HAVE = re.compile(r"\bI['’]ve\b")
+# A heading before the statement ("Heads up: Malik joined ..."): never its subject.
+_HEADING = re.compile(
+    r"^(?i:heads\s+up|fyi|reminder|note|quick\s+note|update|quick\s+update|news|btw|psa)"
+    r"\s*[:\-—–]\s+"
+)
 _SENTENCES = re.compile(r"(?<=[.!?;])\s+|\n+")
 # "Alice uses Vim and lives in Lisbon": a second clause that starts with a verb shares the subject.
 _AND_VERB = re.compile(
     r",?\s+(?:and|but)\s+(?=(?:now\s+|also\s+|still\s+)?(?:lives|works|uses|prefers|switched|"
-    r"moved|runs|is|has|joined|reports|started|relocated|codes|writes)\b)"
+    r"moved|runs|is|has|joined|reports|started|relocated|codes|writes|went|signed|bought|pays|"
+    r"got|drives|trains|orders|picked|chose|settled|replaced)\b)"
 )
-_SUBJECT_HEAD = re.compile(rf"^(?:(?i:actually|so|and),?\s+)?(?:{_NAME}|I)(?=\s)")
+_SUBJECT_HEAD = re.compile(rf"^(?:(?i:actually|so|and),?\s+)?(?:{_NAME}|I)(?=\s|['’]s\s)")
+_PRONOUNS = frozenset("it he she they we i you this that there these those".split())
 _VALUE_STOP = frozenset("it that this them him her something anything nothing one".split())
 _RELATION_STOP = frozenset(
     "name thing idea point problem question reason over back on it them that this".split()
@@ -258,9 +327,12 @@ def extract(text: str) -> Extraction:
     speaker: str | None = None  # who "he", "she", "their" point at: the last named subject
     for raw in _SENTENCES.split(text):
         sentence = _I_AM.sub("I am", raw.strip().strip(".!?;").strip())
-        reported = _REPORTED.match(sentence)
+        sentence = _I_HAVE.sub("I have", sentence)
+        sentence = _HEADING.sub("", sentence)
+        reported = _REPORTED.match(sentence) or _ABOUT.match(sentence)
         if reported is not None:
-            speaker = reported.group("speaker") or reported.group("source")
+            groups = reported.groupdict()
+            speaker = groups.get("speaker") or groups.get("source") or groups.get("about")
             sentence = reported.group("rest")
         speaker = _named_head(sentence) or speaker
         start = len(found.triples)
@@ -315,9 +387,15 @@ def _resolve(clause: str, speaker: str | None) -> str:
     return clause
 
 
+_SO = re.compile(r",\s+so\s+(?=(?:his|her|their|my|I|he|she|they|it|[A-Z])\b)")
+
+
 def _clauses(sentence: str) -> list[str]:
     if not sentence or len(sentence) > 300:
         return []
+    cause, *effect = _SO.split(sentence, maxsplit=1)
+    if effect:  # "Bob's laptop died, so his work machine is a Framework now"
+        return [*_clauses(cause), *_clauses(effect[0])]
     parts = _AND_VERB.split(sentence)
     if len(parts) == 1:
         return parts
@@ -331,14 +409,17 @@ def _add_clause(found: Extraction, sentence: str, statement: str) -> str | None:
     """Add the triple and the entity names of one clause; returns its named subject."""
     found.clauses += 1
     triple = _sentence_triple(sentence, statement)
-    names = _linked_names(sentence)
+    linked = _linked_names(sentence)  # named by their place in the pattern, whatever their case
+    names = linked
     if triple is not None:
         found.triples.append(triple)
-        names = [triple.subject, triple.value, *names]
+        if triple.verb != "any":  # a guessed fact's names wait for its key (temporal/ingest.py)
+            names = [triple.subject, triple.value, *names]
+            linked = [*linked, triple.subject]
     elif not names and not statement.endswith("?"):  # a question states nothing
         found.unread.append((sentence, statement))
     for name in names:
-        if name != USER and name not in found.entities and looks_named(name):
+        if name != USER and name not in found.entities and (name in linked or looks_named(name)):
             found.entities.append(name)
     if triple is not None and triple.subject != USER:
         return triple.subject
@@ -430,7 +511,7 @@ _NOT_NAMES = frozenset(
     """
     he she they it we you this that these those there the a an my our your his her their its
     what which who where when why how if then so but and or also here today yesterday everyone
-    someone nobody somebody
+    someone nobody somebody no all please scratch update quick correction
     """.split()
 )
 
@@ -480,6 +561,10 @@ def _triple(
         correction = False  # "actually I switched to X": X follows a value that held
     elif hint == "?use":
         verb = "use"
+    elif hint == "?any":  # a verb nothing is known of: a guess is taken only when sure
+        if _UNSURE.search(match.group(0)):
+            return None  # "Carol might try Emacs" states no value
+        verb = "any"
     prev = previous or (_clean_value(groups["prev"]) if groups.get("prev") else None)
     group = _GROUP.match(value)
     if group is not None and (relation is None or implied or relation == "team"):
@@ -544,6 +629,8 @@ def _clean_value(text: str | None) -> str | None:
     value = re.sub(r"^(?:the|a|an)\s+", "", value, flags=re.IGNORECASE)
     value = _strip_tail(value).strip(" \"'`“”‘’")
     if not value or value.casefold() in _VALUE_STOP or len(value.split()) > 6:
+        return None
+    if value.split()[0].casefold() in _PRONOUNS:  # "it keeps coming up" is a clause, not a value
         return None
     return value
 

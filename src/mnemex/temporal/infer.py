@@ -138,6 +138,8 @@ def choose_for_value(
         return KeyChoice(None, "unresolved", found.confidence)
     decision: Decision = "inferred"
     if found.confidence < settings.value_auto_threshold:
+        if triple.verb == "any":  # "I was born in Lima" asks no one whether Lima is an editor
+            return KeyChoice(None, "unresolved", found.confidence)
         decision = "suggested"
     return KeyChoice(found.relation, decision, found.confidence)
 

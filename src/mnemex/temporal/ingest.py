@@ -9,12 +9,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any
+from typing import Any, cast
 
 from mnemex.clock import to_micros
 from mnemex.config import Settings
 from mnemex.errors import InvalidInputError
-from mnemex.models import Fact, Review, new_id
+from mnemex.models import Entity, Fact, Review, new_id
 from mnemex.store.base import Tx
 from mnemex.temporal import anchor
 from mnemex.temporal.extract import USER, Extraction, Triple, extract, looks_named
@@ -28,6 +28,7 @@ from mnemex.temporal.values import value_key
 
 OPEN_REVIEWS = 1_000  # open reviews searched for a parked fact's (a person's queue: short)
 ANCHORED_CLAUSES = 50  # a long document: only its first clauses are read off the ledger (cost)
+WHOLE_ANCHOR = 300  # characters: a short statement is also read off the ledger as a whole
 
 
 @dataclass(slots=True)
@@ -79,6 +80,7 @@ def prepare(
 
     `categories`: analysis's entity category of names in `content` (what kind a value is).
     """
+    tx = cast(Tx, _ReadMemo(tx))  # nothing is written before apply(): repeated reads are shared
     if key is not None:
         extraction = Extraction(triples=[keyed_triple(content, *key)], clauses=1)
     elif settings.ledger_extract:
@@ -87,10 +89,26 @@ def prepare(
         return Plan()
     plan = Plan(entities=list(extraction.entities))
     unread = extraction.unread[:ANCHORED_CLAUSES]
-    anchored = [anchor.read(tx, clause, statement) for clause, statement in unread]
-    for triple in [*extraction.triples, *(t for t in anchored if t is not None)]:
+    spoken = anchor.transcript(content)  # "Caroline: I went ...": someone else's "I"
+    anchored = [
+        t for t in (anchor.read(tx, c, s, spoken=spoken) for c, s in unread) if t is not None
+    ]
+    if (
+        unread
+        and not spoken
+        and len(content) <= WHOLE_ANCHOR
+        and not any(not t.negated for t in [*extraction.triples, *anchored])
+    ):
+        # "I closed my Chase account; I bank with Ally now": the clauses say it only together.
+        whole = anchor.read(tx, content, content)
+        anchored += [] if whole is None else [whole]
+    for triple in [*extraction.triples, *anchored]:
         category = _category(tx, triple.value, categories or {})
         choice = choose(tx, triple, settings, similarity, category)[1]
+        if triple.verb == "any":
+            if choice.relation is None:
+                continue  # "Olu builds Atlas": no key known for a verb nothing is known of
+            plan.entities.extend(n for n in (triple.subject, triple.value) if n != USER)
         if choice.relation is None and not triple.negated:
             plan.unresolved.append(triple.value)
             choice = KeyChoice(UNKNOWN, "unresolved", 0.0)  # kept, to be bound later
@@ -101,6 +119,37 @@ def prepare(
             )
     plan.restates = _restatement(tx, plan, extraction, observed)
     return plan
+
+
+class _ReadMemo:
+    """A transaction whose whole-subject fact reads, relation counts and entity lookups are
+    remembered, for the read-only planning of one save (a subject with thousands of facts was
+    read several times per statement)."""
+
+    def __init__(self, tx: Tx) -> None:
+        self._tx = tx
+        self._facts: dict[tuple[str | None, str | None], list[Fact]] = {}
+        self._relations: dict[int, list[str]] = {}
+        self._entities: dict[str, Entity | None] = {}
+
+    def facts_for_key(self, subject_id: str | None, relation: str | None) -> list[Fact]:
+        key = (subject_id, relation)
+        if key not in self._facts:
+            self._facts[key] = self._tx.facts_for_key(subject_id, relation)
+        return self._facts[key]
+
+    def fact_relations(self, limit: int) -> list[str]:
+        if limit not in self._relations:
+            self._relations[limit] = self._tx.fact_relations(limit)
+        return self._relations[limit]
+
+    def find_entity(self, name: str) -> Entity | None:
+        if name not in self._entities:
+            self._entities[name] = self._tx.find_entity(name)
+        return self._entities[name]
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._tx, name)
 
 
 def _category(tx: Tx, value: str, categories: dict[str, str]) -> str | None:

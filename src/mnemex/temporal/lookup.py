@@ -47,7 +47,8 @@ CUES: dict[str, frozenset[str]] = {
 }
 WEAK_CUES: dict[str, frozenset[str]] = {"place": frozenset({"where"})}
 CUE_MATCH = 0.75
-WEAK_MATCH = 0.55
+WEAK_MATCH = 0.5  # as much as half a relation's words: "where are my passwords" is not a place
+NAMED_BONUS = 0.02  # of equal matches, the relation whose own word the question uses
 EMBED_FLOOR = 0.3  # question / relation-name cosine below which embeddings say nothing
 EMBED_MARGIN = 0.05  # ...and by how much the best relation must lead the subject's next one
 MIN_MATCH = 0.5  # share of a relation's core words the query must contain
@@ -83,6 +84,12 @@ def _present(part: str, words: set[str]) -> bool:
     return len(part) >= 5 and any(len(w) >= 4 and part.startswith(w) for w in words)
 
 
+@functools.lru_cache(maxsize=4096)
+def _parts(relation: str) -> tuple[str, ...]:
+    """The stems of a relation's core words ("runs_on" -> run): what a question must name."""
+    return tuple(stem(w) for w in core(expanded(relation)) if w not in STOPWORDS) or (relation,)
+
+
 @functools.cache
 def _cues(relation: str) -> tuple[frozenset[str], frozenset[str]]:
     """(cue stems, weak cue stems) that ask for a relation: its kinds' words and cues."""
@@ -92,21 +99,21 @@ def _cues(relation: str) -> tuple[frozenset[str], frozenset[str]]:
         family = kinds.FAMILIES[kind]
         strong.update(stem(w) for w in family.words | family.cues)
         weak.update(WEAK_CUES.get(kind, ()))
-    parts = [stem(w) for w in core(expanded(relation))] or [relation]
-    strong.update(CUES.get(parts[-1], ()))
+    strong.update(CUES.get(_parts(relation)[-1], ()))  # the head word: "run", not "on"
     return frozenset(strong), frozenset(weak)
 
 
 def relation_match(relation: str, words: set[str]) -> float:
     """Share of the relation's core words the query contains (or a cue of its head word)."""
-    parts = [stem(w) for w in core(expanded(relation)) if w not in STOPWORDS] or [relation]
+    parts = _parts(relation)
     direct = sum(1 for part in parts if _present(part, words)) / len(parts)
     strong, weak = _cues(relation)
     cue = CUE_MATCH if words & strong else WEAK_MATCH if words & weak else 0.0
     # Of two relations matching as much, the one whose head noun the query names is asked for:
     # "which language does Amara code in" is her main_programming_language, not her code_editor.
     head = HEAD_BONUS if _present(parts[-1], words) else 0.0
-    return max(direct, cue) + head
+    named = NAMED_BONUS if direct > 0 else 0.0
+    return max(direct, cue) + head + named
 
 
 def mentioned(tx: Tx, text: str) -> list[str]:
@@ -260,16 +267,20 @@ def adjust(
     answer: bool = True,
     cosines: Cosines | None = None,
     trace: dict[str, float] | None = None,
+    answered: dict[str, float] | None = None,
 ) -> list[tuple[str, float]]:
     """Search candidates with the ledger applied: as_of validity, key answers first.
 
     `cosines`: question vs relation names in embedding space (a fallback signal); `trace`
-    receives each memory put first and its weight (search's `explain`).
+    receives each memory put first and its weight (search's `explain`); `answered`: `answers()`
+    computed beforehand (search runs it while the query is still being embedded).
     """
     if as_of is not None:
         keep = _valid_memories(tx, [i for i, _ in candidates], as_of)
         candidates = [(i, s) for i, s in candidates if i in keep]
-    weights = answers(tx, text, as_of, cosines) if answer else {}
+    if answered is None:
+        answered = answers(tx, text, as_of, cosines) if answer else {}
+    weights = answered
     allowed = set(tx.filter_ids(list(weights), flt)) if weights else set()
     if trace is not None:
         trace.update({i: weights[i] for i in allowed})

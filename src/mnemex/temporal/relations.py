@@ -18,6 +18,11 @@ WEAK_MODIFIERS = frozenset(
     chief go to daily regular standard everyday core
     """.split()
 )
+# Head nouns that name the vehicle of a thing, not the thing: "gym membership" is the gym,
+# "music app" and "music service" are both where the music is. Dropped after another word.
+GENERIC_HEADS = frozenset(
+    "app application service provider membership subscription account platform client".split()
+)
 # Abbreviations people use for relation words (lexical cue, not a thesaurus).
 ABBREVIATIONS: dict[str, tuple[str, ...]] = {
     "db": ("database",),
@@ -86,9 +91,12 @@ def expanded(name: str) -> list[str]:
 
 
 def core(tokens: list[str]) -> list[str]:
-    """The words that say what a relation is, weak modifiers removed (unless that is all)."""
-    kept = [token for token in tokens if token not in WEAK_MODIFIERS]
-    return kept or tokens
+    """The words that say what a relation is: weak modifiers and a generic head noun removed
+    (unless that is all)."""
+    kept = [token for token in tokens if token not in WEAK_MODIFIERS] or tokens
+    if len(kept) > 1 and (kept[-1] in GENERIC_HEADS or kept[-1] in _GENERIC_ROOTS):
+        kept = kept[:-1]
+    return kept
 
 
 def root(word: str) -> str:
@@ -97,6 +105,9 @@ def root(word: str) -> str:
         if word.endswith(suffix) and len(word) - len(suffix) >= 4:
             return word[: -len(suffix)]
     return word
+
+
+_GENERIC_ROOTS = frozenset(root(word) for word in GENERIC_HEADS)  # lexical_similarity's roots
 
 
 def lexical_similarity(a: str, b: str) -> float:
