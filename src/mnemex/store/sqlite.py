@@ -30,10 +30,13 @@ from mnemex.store._sqlite_tokens import TokenTable
 class SqliteTx(MemoryRows, GraphRows, LedgerRows, AuxRows):
     """A transaction on one connection, bound to one tenant."""
 
-    def __init__(self, conn: Any, tenant: str, *, writable: bool) -> None:
+    def __init__(
+        self, conn: Any, tenant: str, *, writable: bool, shared: dict[Any, Any] | None = None
+    ) -> None:
         self.conn = conn
         self.tenant = tenant
         self.writable = writable
+        self.shared = {} if shared is None else shared  # the backend's cache of slow aggregates
 
     def _writable(self) -> None:
         if not self.writable:
@@ -54,6 +57,7 @@ class SqliteBackend(TokenTable):
         self.busy_timeout_ms = busy_timeout_ms
         self._lock = threading.RLock()
         self._local = threading.local()
+        self._shared: dict[Any, Any] = {}
         self._readers: list[Any] = []
         self._closed = False
         if not self.in_memory:
@@ -121,7 +125,7 @@ class SqliteBackend(TokenTable):
         """A write transaction; nested calls on the same thread join the outer one."""
         active: SqliteTx | None = getattr(self._local, "write_tx", None)
         if active is not None:
-            yield SqliteTx(active.conn, tenant, writable=True)
+            yield SqliteTx(active.conn, tenant, writable=True, shared=self._shared)
             return
         self._check_open()
         with self._lock:
@@ -135,7 +139,7 @@ class SqliteBackend(TokenTable):
                         timeout_ms=self.busy_timeout_ms,
                     ) from exc
                 raise
-            tx = SqliteTx(conn, tenant, writable=True)
+            tx = SqliteTx(conn, tenant, writable=True, shared=self._shared)
             self._local.write_tx = tx
             try:
                 yield tx
@@ -151,11 +155,11 @@ class SqliteBackend(TokenTable):
         """A read transaction (a consistent snapshot); inside a write it sees that write's rows."""
         active: SqliteTx | None = getattr(self._local, "write_tx", None)
         if active is not None:
-            yield SqliteTx(active.conn, tenant, writable=False)
+            yield SqliteTx(active.conn, tenant, writable=False, shared=self._shared)
             return
         nested: SqliteTx | None = getattr(self._local, "read_tx", None)
         if nested is not None:
-            yield SqliteTx(nested.conn, tenant, writable=False)
+            yield SqliteTx(nested.conn, tenant, writable=False, shared=self._shared)
             return
         self._check_open()
         if self.in_memory:
@@ -165,7 +169,7 @@ class SqliteBackend(TokenTable):
             yield from self._snapshot(self._reader(), tenant)
 
     def _snapshot(self, conn: Any, tenant: str) -> Iterator[SqliteTx]:
-        tx = SqliteTx(conn, tenant, writable=False)
+        tx = SqliteTx(conn, tenant, writable=False, shared=self._shared)
         conn.execute("BEGIN")
         self._local.read_tx = tx
         try:

@@ -104,9 +104,7 @@ def _subjects(tx: Tx, found: list[Span]) -> tuple[dict[int, str], list[Span]]:
 
 def _value_relations(tx: Tx, span: Span) -> Counter[str]:
     """How often each relation holds this value in the ledger (any subject)."""
-    return Counter(
-        f.relation for f in tx.facts_with_value(value_key(span.text)) if f.status in LEDGER_STATUSES
-    )
+    return Counter(tx.value_relations(value_key(span.text), LEDGER_STATUSES))
 
 
 def _user(tx: Tx, clause: str) -> str | None:
@@ -126,7 +124,7 @@ def _values(tx: Tx, found: list[Span]) -> list[Span]:
         while words and words[0][1].casefold() in _STARTERS:
             words = words[1:]
         for skip in range(1, len(words)):
-            if tx.facts_with_value(value_key(" ".join(w for _, w in words[skip:]))):
+            if tx.facts_with_value(value_key(" ".join(w for _, w in words[skip:])), limit=1):
                 words = words[skip:]
                 break
         if words:

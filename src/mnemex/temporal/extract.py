@@ -306,7 +306,9 @@ _AND_VERB = re.compile(
     r"got|drives|trains|orders|picked|chose|settled|replaced)\b)"
 )
 _SUBJECT_HEAD = re.compile(rf"^(?:(?i:actually|so|and),?\s+)?(?:{_NAME}|I)(?=\s|['’]s\s)")
-_PRONOUNS = frozenset("it he she they we i you this that there these those".split())
+_PRONOUNS = frozenset(
+    "it he she they we i you this that there these those its his her their our my your".split()
+)
 _VALUE_STOP = frozenset("it that this them him her something anything nothing one".split())
 _RELATION_STOP = frozenset(
     "name thing idea point problem question reason over back on it them that this".split()
@@ -416,7 +418,9 @@ def _add_clause(found: Extraction, sentence: str, statement: str) -> str | None:
         if triple.verb != "any":  # a guessed fact's names wait for its key (temporal/ingest.py)
             names = [triple.subject, triple.value, *names]
             linked = [*linked, triple.subject]
-    elif not names and not statement.endswith("?"):  # a question states nothing
+    if (triple is None or triple.verb == "any") and not names and not statement.endswith("?"):
+        # No pattern read it (a question states nothing), or only guessed at it: the ledger may
+        # still read it off the values it knows (temporal/anchor.py), which comes first.
         found.unread.append((sentence, statement))
     for name in names:
         if name != USER and name not in found.entities and (name in linked or looks_named(name)):

@@ -128,9 +128,7 @@ def choose_for_value(
     """
     own = [] if subject_id is None else tx.facts_for_key(subject_id, None)
     elsewhere = Counter(
-        f.relation
-        for f in tx.facts_with_value(value_key(triple.value))
-        if f.status in LEDGER_STATUSES and f.subject_id != subject_id
+        tx.value_relations(value_key(triple.value), LEDGER_STATUSES, exclude_subject=subject_id)
     )
     said = keyguess.Statement(triple.value, triple.previous, triple.verb, category)
     found = keyguess.guess(own, said, elsewhere, similarity.values)
@@ -161,11 +159,7 @@ def _ledger_key(tx: Tx, subject_id: str | None, triple: Triple) -> str | None:
     for fact in own:
         if fact.status in LEDGER_STATUSES and same_value(fact.object, triple.value):
             return fact.relation
-    elsewhere = Counter(
-        f.relation
-        for f in tx.facts_with_value(value_key(triple.value))
-        if f.status in LEDGER_STATUSES
-    )
+    elsewhere = Counter(tx.value_relations(value_key(triple.value), LEDGER_STATUSES))
     return elsewhere.most_common(1)[0][0] if elsewhere else None
 
 

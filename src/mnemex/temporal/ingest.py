@@ -97,12 +97,14 @@ def prepare(
         unread
         and not spoken
         and len(content) <= WHOLE_ANCHOR
-        and not any(not t.negated for t in [*extraction.triples, *anchored])
+        and not any(not t.negated and t.verb != "any" for t in [*extraction.triples, *anchored])
     ):
         # "I closed my Chase account; I bank with Ally now": the clauses say it only together.
         whole = anchor.read(tx, content, content)
         anchored += [] if whole is None else [whole]
-    for triple in [*extraction.triples, *anchored]:
+    read_off = {t.statement for t in anchored}  # a guess gives way to what the ledger knows
+    guessed = [t for t in extraction.triples if t.verb != "any" or t.statement not in read_off]
+    for triple in [*guessed, *anchored]:
         category = _category(tx, triple.value, categories or {})
         choice = choose(tx, triple, settings, similarity, category)[1]
         if triple.verb == "any":
@@ -224,9 +226,7 @@ def bind_unknown(
 ) -> None:
     """Give earlier statements of `value` whose key was unknown ("Noor is all in on Zed") the key
     the value has just been recorded under; each joins that key at the time it was observed."""
-    for fact in tx.facts_with_value(value_key(value)):
-        if fact.status != PENDING:
-            continue
+    for fact in tx.facts_with_value(value_key(value), status=PENDING):
         named = Triple(fact.subject, relation, fact.object, fact.statement)
         choice = choose_named(tx, fact.subject_id, named, settings, similarity)
         mapped = choice.decision in ("exact", "alias", "auto") and choice.relation is not None
