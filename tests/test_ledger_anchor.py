@@ -116,3 +116,12 @@ def test_a_transcript_line_is_someone_else_speaking(store: MemoryStore) -> None:
     store.save("My bank is Barclays.")
     store.save("Caroline: I closed my Barclays account; everything goes through Starling now.")
     assert store.facts("user", "bank")[0].object == "Barclays"
+
+
+def test_a_guessed_key_never_quietly_replaces_a_current_value(store: MemoryStore) -> None:
+    store.save("Ingrid lives in Lisbon.")
+    store.save("Ingrid grew up in Porto.")  # a verb nothing is known of, no word of change
+    assert store.facts("Ingrid", "city")[0].object == "Lisbon"
+    store.save("My bank is Barclays.")
+    store.save("I bank with Starling now.")
+    assert store.facts("user", "bank")[0].object == "Starling"

@@ -7,6 +7,7 @@ temporal/extract.py), picks each triple's key and notices a pure restatement, so
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, cast
@@ -18,13 +19,13 @@ from mnemex.models import Entity, Fact, Review, new_id
 from mnemex.store.base import Tx
 from mnemex.temporal import anchor
 from mnemex.temporal.extract import USER, Extraction, Triple, extract, looks_named
-from mnemex.temporal.history import PENDING, SUPERSEDED
+from mnemex.temporal.history import ACTIVE, PENDING, SUPERSEDED
 from mnemex.temporal.infer import KeyChoice, choose, choose_named
 from mnemex.temporal.keyguess import UNKNOWN
 from mnemex.temporal.ledger import Claim, Outcome, place, record, restated, retract
 from mnemex.temporal.relations import normalize_relation
 from mnemex.temporal.similarity import Similarity
-from mnemex.temporal.values import value_key
+from mnemex.temporal.values import same_value, value_key
 
 OPEN_REVIEWS = 1_000  # open reviews searched for a parked fact's (a person's queue: short)
 ANCHORED_CLAUSES = 50  # a long document: only its first clauses are read off the ledger (cost)
@@ -108,8 +109,8 @@ def prepare(
         category = _category(tx, triple.value, categories or {})
         choice = choose(tx, triple, settings, similarity, category)[1]
         if triple.verb == "any":
-            if choice.relation is None:
-                continue  # "Olu builds Atlas": no key known for a verb nothing is known of
+            if choice.relation is None or _overrides_quietly(tx, triple, choice.relation):
+                continue  # "Olu builds Atlas": no key; "Ana grew up in Porto": not her city now
             plan.entities.extend(n for n in (triple.subject, triple.value) if n != USER)
         if choice.relation is None and not triple.negated:
             plan.unresolved.append(triple.value)
@@ -121,6 +122,28 @@ def prepare(
             )
     plan.restates = _restatement(tx, plan, extraction, observed)
     return plan
+
+
+# Words that make a guessed statement a change ("I bank with Starling now").
+_CHANGE_CUE = re.compile(
+    r"\b(?:now|nowadays|these\s+days|anymore|any\s+more|instead|no\s+longer|switched|moved|"
+    r"changed|replaced|started|new)\b",
+    re.IGNORECASE,
+)
+
+
+def _overrides_quietly(tx: Tx, triple: Triple, relation: str) -> bool:
+    """Whether a guessed key would replace the subject's current value with no word of change:
+    "Ana grew up in Porto" guesses her city, but says nothing of where she lives now."""
+    if _CHANGE_CUE.search(triple.statement):
+        return False
+    subject = tx.find_entity(triple.subject)
+    if subject is None:
+        return False
+    return any(
+        f.status == ACTIVE and not same_value(f.object, triple.value)
+        for f in tx.facts_for_key(subject.id, relation)
+    )
 
 
 class _ReadMemo:
