@@ -146,10 +146,11 @@ def read(tx: Tx, clause: str, statement: str, *, spoken: bool = False) -> Triple
     """
     if _TENTATIVE.search(clause):
         return None
+    spoken = spoken or transcript(statement)
     subjects, rest = _subjects(tx, spans(clause))
     values = _values(tx, rest)
     if not subjects:
-        user = None if spoken or transcript(statement) else _user(tx, clause)
+        user = None if spoken else _user(tx, clause)
         if user is not None:
             subjects = {-1: user}
     if len(set(subjects.values())) != 1 or not values:
@@ -163,7 +164,7 @@ def read(tx: Tx, clause: str, statement: str, *, spoken: bool = False) -> Triple
         r for r in tx.fact_relations(RELATIONS_CONSIDERED) if relation_match(r, words) >= 1
     ]
     known = {span.start: _value_relations(tx, span) for span in values}
-    left = None if spoken or transcript(statement) else _left_value(clause, values, own)
+    left = None if spoken else _left_value(clause, values, own)
     relation = (
         left[1] if left is not None and not mentioned else _relation(mentioned, known, values)
     )

@@ -147,14 +147,13 @@ def _overrides_quietly(tx: Tx, triple: Triple, relation: str) -> bool:
 
 
 class _ReadMemo:
-    """A transaction whose whole-subject fact reads, relation counts and entity lookups are
-    remembered, for the read-only planning of one save (a subject with thousands of facts was
-    read several times per statement)."""
+    """A transaction whose fact reads and entity lookups are remembered, for the read-only
+    planning of one save (a subject with thousands of facts was read several times per
+    statement; the relation ranking is cached by the store itself)."""
 
     def __init__(self, tx: Tx) -> None:
         self._tx = tx
         self._facts: dict[tuple[str | None, str | None], list[Fact]] = {}
-        self._relations: dict[int, list[str]] = {}
         self._entities: dict[str, Entity | None] = {}
 
     def facts_for_key(self, subject_id: str | None, relation: str | None) -> list[Fact]:
@@ -162,11 +161,6 @@ class _ReadMemo:
         if key not in self._facts:
             self._facts[key] = self._tx.facts_for_key(subject_id, relation)
         return self._facts[key]
-
-    def fact_relations(self, limit: int) -> list[str]:
-        if limit not in self._relations:
-            self._relations[limit] = self._tx.fact_relations(limit)
-        return self._relations[limit]
 
     def find_entity(self, name: str) -> Entity | None:
         if name not in self._entities:
