@@ -8,7 +8,9 @@ import numpy as np
 import pytest
 from typer.testing import CliRunner
 
-from mnemex.eval import bench_peers, bench_search, synthetic, vector_cache
+import mnemex
+from mnemex import Settings
+from mnemex.eval import bench_peers, bench_search, seeded_store, synthetic, vector_cache
 from mnemex.interfaces.cli import app
 from mnemex.retrieval.embed import token_batches
 from tests.fakes import HASH_MODEL, HashEmbedder
@@ -69,6 +71,24 @@ def test_bench_search_reports_every_table(tmp_path: Path, monkeypatch: pytest.Mo
     assert memory["index"] == "exact" and memory["rss_peak_mb"] > 0
     (ingest,) = result["ingest"]
     assert ingest["save_per_s"] > 0 and ingest["save_many_per_s"] > 0
+
+
+def test_a_kept_store_is_copied_with_the_ids_save_many_returned(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("MNEMEX_BENCH_CACHE", str(tmp_path / "cache"))
+    settings = Settings.load(env={}, data_dir=tmp_path, embed_model=HASH_MODEL)
+    kept = tmp_path / "kept"
+    first = seeded_store.seed_store(tmp_path / "a.db", 120, seed=3, settings=settings, keep=kept)
+    notes: list[str] = []
+    second = seeded_store.seed_store(
+        tmp_path / "b.db", 120, seed=3, settings=settings, keep=kept, progress=notes.append
+    )
+    assert any(note.startswith("copied 120 memories") for note in notes)
+    assert second.ids == first.ids and len(second.ids) == 120
+    with mnemex.open(str(second.path), settings=settings) as store:
+        assert store.get(second.ids[7]).content == second.memories[7].text
+        assert store.stats()["memories"]["total"] == 120
 
 
 def test_bench_peers_is_skipped_without_the_cortexgraph_venv(tmp_path: Path) -> None:

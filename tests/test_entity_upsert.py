@@ -30,6 +30,11 @@ def test_upsert_adds_aliases_and_relationships(store: MemoryStore) -> None:
     assert len(report.created) == 2  # Atlas, and Mateo created by the relationship
     graph = store.graph("Project Atlas", depth=1)
     assert {node.label for node in graph.nodes} == {"Atlas", "Mateo"}
+    with store.backend.read(store.tenant) as tx:  # names and aliases in one lookup
+        found = tx.entity_ids(["PROJECT ATLAS", "atlas", "Mateo", "Nobody"])
+    atlas = report.entities[0].id
+    assert found == {"PROJECT ATLAS": atlas, "atlas": atlas, "Mateo": found["Mateo"]}
+    assert found["Mateo"] != atlas
 
 
 @pytest.mark.parametrize(

@@ -10,7 +10,7 @@ import pytest
 
 import mnemex
 from mnemex import MemoryStore, Settings
-from mnemex.retrieval.graph import MemoryGraph, ppr
+from mnemex.retrieval.graph import MemoryGraph, Neighbourhood, ppr
 from tests.conftest import FakeClock
 
 
@@ -51,9 +51,39 @@ def test_ppr_prefers_the_subject_then_mentions_then_strangers(lexical_store: Mem
     stranger = lexical_store.save("Bob: lunch at noon").id
     graph = _graph(lexical_store)
     seeds = graph.query_entities("what did Alice say")
-    mass = ppr(graph, seeds, [subject, mention, stranger], alpha=0.3, steps=3)
+    mass = ppr(graph, seeds, _reach(graph, [subject, mention, stranger]), alpha=0.3, steps=3)
     assert mass[0] > mass[1] > mass[2] >= 0
-    assert np.all(ppr(graph, [], [subject], alpha=0.3, steps=3) == 0)
+    assert np.all(ppr(graph, [], _reach(graph, [subject]), alpha=0.3, steps=3) == 0)
+
+
+def _reach(graph: MemoryGraph, *steps: list[str]) -> Neighbourhood:
+    reach = Neighbourhood(graph)
+    for ids in steps:
+        reach.add(ids)
+    return reach
+
+
+def test_a_neighbourhood_gathered_in_steps_walks_like_one_gathered_at_once(
+    lexical_store: MemoryStore,
+) -> None:
+    ids = [
+        lexical_store.save(text).id
+        for text in (
+            "Alice: the build is green again",
+            "Bob: I asked Alice about the build",
+            "Carol and Bob moved the build to Jenkins",
+            "Bob: lunch at noon",
+        )
+    ]
+    graph = _graph(lexical_store)
+    seeds = graph.query_entities("what did Alice say to Bob")
+    whole = ppr(graph, seeds, _reach(graph, ids), alpha=0.3, steps=3)
+    stepwise = _reach(graph, ids[:2], [ids[1], ids[3]], ids)  # repeats are taken once
+    assert stepwise.ids == [ids[0], ids[1], ids[3], ids[2]]
+    mass = ppr(graph, seeds, stepwise, alpha=0.3, steps=3)
+    by_id = dict(zip(stepwise.ids, mass.tolist(), strict=True))
+    assert [by_id[m] for m in ids] == pytest.approx(whole.tolist())
+    assert whole.max() > 0
 
 
 def test_forget_and_update_reach_the_graph(lexical_store: MemoryStore) -> None:

@@ -244,3 +244,21 @@ def test_a_question_names_a_key_by_its_synonyms(store: MemoryStore) -> None:
     assert "Priya" in store.search("Who does Dana report to?", k=1)[0].memory.content
     assert "Initech" in store.search("Which company is Dana with?", k=1)[0].memory.content
     assert "7700" in store.search("How do I call Dana?", k=1)[0].memory.content
+
+
+def test_the_stores_fact_reads_match_the_full_history(store: MemoryStore) -> None:
+    key(store, "Vim", 0)
+    key(store, "Neovim", 30)
+    store.save("x", subject="alice", relation="city", value="Porto")
+    with store.backend.read(store.tenant) as tx:
+        alice = tx.find_entity("Alice")
+        assert alice is not None
+        every = tx.facts_for_key(alice.id, None)
+        current = tx.facts_for_key(alice.id, None, ("active",))
+        assert [f.object for f in current] == [f.object for f in every if f.status == "active"]
+        assert {f.object for f in current} == {"Neovim", "Porto"}
+        assert tx.subject_relations(alice.id, ("active", "superseded")) == {"city": 1, "editor": 2}
+        assert tx.subject_name(alice.id) == min(f.subject for f in every)
+        assert tx.has_facts(alice.id)
+        assert not tx.has_facts("ent_nobody") and tx.subject_name("ent_nobody") is None
+        assert tx.entity_ids(["ALICE", "nobody", "alice"]) == {"ALICE": alice.id, "alice": alice.id}

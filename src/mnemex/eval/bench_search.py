@@ -56,9 +56,11 @@ def run(
     rounds: int = 4,
     workdir: Path | None = None,
     model: str = MINILM,
+    keep: Path | None = None,
     progress: Progress = lambda _: None,
 ) -> dict[str, list[dict[str, Any]]]:
-    """Tables "search", "memory" and "ingest", one row per size (`model`: tests use a tiny one)."""
+    """Tables "search", "memory" and "ingest", one row per size (`model`: tests use a tiny one;
+    `keep`: a folder of filled stores to copy instead of filling them again)."""
     out: dict[str, list[dict[str, Any]]] = {"search": [], "memory": [], "ingest": []}
     for size in sizes:
         with tempfile.TemporaryDirectory(dir=workdir) as folder:
@@ -69,6 +71,7 @@ def run(
                 seed=seed,
                 settings=settings,
                 progress=partial(_tagged, progress, size),
+                keep=keep,
             )
             rng = random.Random(seed)
             targets = [rng.randrange(size) for _ in range(queries)]

@@ -7,6 +7,9 @@ every memory would have produced, minus the minutes of embedding.
 
 from __future__ import annotations
 
+import contextlib
+import json
+import os
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -78,8 +81,14 @@ def seed_store(
     seed: int,
     settings: Settings,
     progress: Callable[[str], None] = lambda _: None,
+    keep: Path | None = None,
 ) -> Seeded:
-    """Fill a new store file with the first `size` memories of the corpus."""
+    """Fill a new store file with the first `size` memories of the corpus.
+
+    `keep`: a folder where the filled file is kept, and copied from on the next call with the
+    same corpus and size (loading 100,000 memories takes ~30 minutes here). The copy is only as
+    new as the code that filled it: empty the folder after changing how memories are saved.
+    """
     import mnemex
 
     memories = synthetic.corpus(size, seed)
@@ -93,11 +102,35 @@ def seed_store(
         progress=lambda done, total: progress(f"corpus vectors {done:,}/{total:,}"),
     )
     _CACHED.use(settings.embed_model, texts, vectors)
-    ids: list[str] = []
+    kept = None if keep is None else keep / f"{corpus_name(seed)}-{size}-{model.model_id}.db"
     started = time.perf_counter()
+    listed = None if kept is None else kept.with_name(kept.name + ".ids.json")
+    if kept is not None and listed is not None and kept.exists() and listed.exists():
+        _copy(kept, path)
+        ids: list[str] = json.loads(listed.read_text(encoding="utf-8"))  # what save_many said
+        progress(f"copied {len(ids):,} memories from {kept}")
+        return Seeded(path, memories, ids, vectors, time.perf_counter() - started)
+    ids = []
     with mnemex.open(str(path), settings=settings.replace(embed_model=CACHED)) as store:
         for start in range(0, size, _LOAD_BATCH):
             batch = [{"content": text} for text in texts[start : start + _LOAD_BATCH]]
             ids.extend(result.id for result in store.save_many(batch))
             progress(f"loaded {len(ids):,}/{size:,}")
+    if kept is not None and listed is not None:
+        kept.parent.mkdir(parents=True, exist_ok=True)
+        _copy(path, kept)
+        listed.write_text(json.dumps(ids), encoding="utf-8")
     return Seeded(path, memories, ids, vectors, time.perf_counter() - started)
+
+
+def _copy(source: Path, target: Path) -> None:
+    """A consistent copy of a store file (SQLite's backup: the WAL's pages included)."""
+    import sqlean
+
+    partial = target.with_name(target.name + ".part")
+    with (
+        contextlib.closing(sqlean.connect(str(source))) as src,
+        contextlib.closing(sqlean.connect(str(partial))) as dst,
+    ):
+        src.backup(dst)
+    os.replace(partial, target)

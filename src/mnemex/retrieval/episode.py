@@ -90,24 +90,25 @@ def _add_neighbours(
     timeline: Timeline, ids: list[str], rows: Rows, values: Values, weight: float, width: int
 ) -> tuple[list[str], Rows, Values]:
     """Candidates with their neighbour bonus, followed by the neighbours that join."""
-    position = {row: n for n, row in enumerate(rows.tolist()) if row >= 0}
+    order = np.argsort(rows)
+    sorted_rows = rows[order]
+
+    def place(targets: Rows) -> tuple[Rows, npt.NDArray[np.bool_]]:
+        """Each target row's position among the candidates, and whether it is one."""
+        at = np.minimum(np.searchsorted(sorted_rows, targets), len(rows) - 1)
+        return order[at], sorted_rows[at] == targets
+
     targets, gains = _neighbour_bonus(timeline, rows, values, width)
     smoothed = values.copy()
-    for row, gain in zip(targets.tolist(), gains.tolist(), strict=True):
-        if row in position:
-            smoothed[position[row]] += weight * gain
+    positions, known = place(targets)
+    smoothed[positions[known]] += weight * gains[known]  # target rows are distinct
     top = np.argsort(-values, kind="stable")[:JOINERS]
     targets, gains = _neighbour_bonus(timeline, rows[top], values[top], width)
-    fresh = [
-        (row, gain)
-        for row, gain in zip(targets.tolist(), gains.tolist(), strict=True)
-        if row not in position
-    ]
-    joined_ids = [timeline.ids[row] for row, _ in fresh]
-    joined_rows = np.array([row for row, _ in fresh], dtype=np.int64)
-    joined_values = np.array([weight * gain for _, gain in fresh], dtype=np.float64)
+    _, known = place(targets)
+    joined_rows = targets[~known]
+    joined_ids = [timeline.ids[row] for row in joined_rows.tolist()]
     return (
         ids + joined_ids,
         np.concatenate([rows, joined_rows]),
-        np.concatenate([smoothed, joined_values]),
+        np.concatenate([smoothed, weight * gains[~known]]),
     )

@@ -12,6 +12,7 @@ with the store.
 
 from __future__ import annotations
 
+import itertools
 import threading
 from collections.abc import Iterable, Sequence
 
@@ -23,12 +24,14 @@ from mnemex.models import LIVE_STATUSES, Memory
 from mnemex.names import normalize_name
 from mnemex.retrieval import changelog, entities, temporal_cues
 from mnemex.retrieval.lexical import STOPWORDS, words
-from mnemex.retrieval.timeline import Timeline
+from mnemex.retrieval.timeline import Rows, Timeline
 from mnemex.store.base import MemoryFilter, Tx
 
 MAX_NAME_WORDS = 3  # query n-grams tried against the entity dictionary
 EXPAND_DEGREE = 64  # a seed entity named by at most this many memories brings them all in
 Mass = npt.NDArray[np.float64]
+Links = tuple[tuple[int, ...], tuple[float, ...]]
+_NO_LINKS: Links = ((), ())
 
 
 class MemoryGraph:
@@ -38,9 +41,9 @@ class MemoryGraph:
         self.mention_weight = mention_weight  # a name the memory mentions, vs. its subject (1.0)
         self.seq = -1
         self.timeline = Timeline(episode_gap_us)
-        self.links: dict[str, list[tuple[int, float]]] = {}  # memory -> (entity, weight)
+        self.links: dict[str, Links] = {}  # memory -> (its entities, their weights)
         self.entity_index: dict[str, int] = {}
-        self.known: list[bool] = []  # named with certainty somewhere: a real entity
+        self.known = np.zeros(0, dtype=bool)  # by entity: named with certainty somewhere
         self.members: list[dict[str, float]] = []  # entity -> {live memory id: weight}
         self.degree: list[float] = []
         self.lock = threading.RLock()
@@ -68,7 +71,8 @@ class MemoryGraph:
     def _reload(self, tx: Tx) -> None:
         """Rebuild from every memory of the tenant."""
         self.timeline = Timeline(self.timeline.episode_gap_us)
-        self.links, self.entity_index, self.known, self.members, self.degree = {}, {}, [], [], []
+        self.links, self.entity_index, self.members, self.degree = {}, {}, [], []
+        self.known = np.zeros(0, dtype=bool)
         # Every status, oldest first: rows keep saving order even for memories restored later.
         for memory in tx.iter_memories(MemoryFilter(statuses=(), include_superseded=True)):
             self._put(memory)
@@ -76,8 +80,11 @@ class MemoryGraph:
     def _entity(self, name: str) -> int:
         index = self.entity_index.get(name)
         if index is None:
-            index = self.entity_index[name] = len(self.known)
-            self.known.append(False)
+            index = self.entity_index[name] = len(self.members)
+            if index >= len(self.known):
+                grown = np.zeros(max(16, int(len(self.known) * 1.5) + 1), dtype=bool)
+                grown[: len(self.known)] = self.known
+                self.known = grown
             self.members.append({})
             self.degree.append(0.0)
         return index
@@ -102,25 +109,23 @@ class MemoryGraph:
 
     def _link(self, memory_id: str, names: list[str], live: bool) -> None:
         """Link the memory to its entities; the first real name is its subject (weight 1)."""
-        links: list[tuple[int, float]] = []
-        seen: set[int] = set()
+        links: dict[int, float] = {}
         subject_found = False
         for name in names:
             index = self.entity_index[name]
-            if index in seen:
+            if index in links:
                 continue
-            seen.add(index)
             weight = self.mention_weight
             if not subject_found and self.known[index]:
                 weight, subject_found = 1.0, True
-            links.append((index, weight))
+            links[index] = weight
             if live:
                 self.members[index][memory_id] = weight
                 self.degree[index] += weight
-        self.links[memory_id] = links
+        self.links[memory_id] = (tuple(links), tuple(links.values()))
 
     def _unlink(self, memory_id: str) -> None:
-        for index, weight in self.links.pop(memory_id, []):
+        for index, weight in zip(*self.links.pop(memory_id, _NO_LINKS), strict=True):
             if self.members[index].pop(memory_id, None) is not None:
                 self.degree[index] -= weight
 
@@ -148,53 +153,89 @@ class MemoryGraph:
                 out.extend(self.members[index])
         return out
 
-    def edges(self, memory_ids: Sequence[str]) -> tuple[list[int], list[int], list[float]]:
-        """(memory position, entity, weight) of every link to a known entity."""
-        positions: list[int] = []
-        targets: list[int] = []
-        weights: list[float] = []
-        known = self.known
-        for position, memory_id in enumerate(memory_ids):
-            for index, weight in self.links.get(memory_id, ()):
-                if known[index] and memory_id in self.members[index]:
-                    positions.append(position)
-                    targets.append(index)
-                    weights.append(weight)
-        return positions, targets, weights
+    def edges(self, memory_ids: Sequence[str]) -> tuple[Rows, Rows, Mass]:
+        """(memory position, entity, weight) of every link of a live memory to a known entity."""
+        links = [self.links.get(memory_id, _NO_LINKS) for memory_id in memory_ids]
+        counts = np.fromiter((len(named) for named, _ in links), np.int64, count=len(links))
+        total = int(counts.sum())
+        chain = itertools.chain.from_iterable
+        targets = np.fromiter(chain(named for named, _ in links), np.int64, count=total)
+        weights = np.fromiter(chain(weight for _, weight in links), np.float64, count=total)
+        positions = np.repeat(np.arange(len(memory_ids), dtype=np.int64), counts)
+        rows = self.timeline.rows(memory_ids)
+        live = self.timeline.live[np.maximum(rows, 0)] & (rows >= 0)
+        # A memory is among its entities' members exactly while the timeline holds it live.
+        keep = self.known[targets] & live[positions]
+        return positions[keep], targets[keep], weights[keep]
+
+
+class Neighbourhood:
+    """The memories a query's walk may visit, with their links, gathered as candidates arrive.
+
+    Search adds the lexical candidates and the seeds' rare members while the query is still
+    being embedded, and only the vector channel's newcomers once it is.
+    """
+
+    def __init__(self, graph: MemoryGraph) -> None:
+        self.graph = graph
+        self.ids: list[str] = []
+        self._seen: set[str] = set()
+        self._parts: list[tuple[Rows, Rows, Mass]] = []
+
+    def add(self, memory_ids: Iterable[str]) -> None:
+        """Bring these memories in (once each), reading their links now."""
+        fresh = [m for m in dict.fromkeys(memory_ids) if m not in self._seen]
+        if not fresh:
+            return
+        with self.graph.lock:
+            src, targets, weights = self.graph.edges(fresh)
+        self._parts.append((src + len(self.ids), targets, weights))
+        self.ids.extend(fresh)
+        self._seen.update(fresh)
+
+    def edges(self) -> tuple[Rows, Rows, Mass]:
+        """(memory position in `ids`, entity, weight) of every link gathered."""
+        if not self._parts:
+            empty = np.zeros(0, dtype=np.int64)
+            return empty, empty, np.zeros(0)
+        src, targets, weights = zip(*self._parts, strict=True)
+        return np.concatenate(src), np.concatenate(targets), np.concatenate(weights)
 
 
 def ppr(
-    graph: MemoryGraph, seeds: Sequence[int], memory_ids: Sequence[str], *, alpha: float, steps: int
+    graph: MemoryGraph, seeds: Sequence[int], reach: Neighbourhood, *, alpha: float, steps: int
 ) -> Mass:
-    """Personalized PageRank of each memory, truncated after `steps` steps, restart at the seeds.
+    """Personalized PageRank of each memory of `reach` (in its order), truncated after `steps`
+    steps, restarting at the seeds.
 
-    The walk runs on the bipartite memory-entity graph restricted to `memory_ids` and the
-    entities they name; entity-to-memory steps divide by the entity's degree in the whole store,
-    so mass bound for memories outside the neighbourhood is simply not followed.
+    The walk runs on the bipartite memory-entity graph restricted to the neighbourhood and the
+    entities its memories name; entity-to-memory steps divide by the entity's degree in the
+    whole store, so mass bound for memories outside the neighbourhood is simply not followed.
     """
     unique = list(dict.fromkeys(seeds))
+    memory_ids = reach.ids
     if not unique or not memory_ids:
         return np.zeros(len(memory_ids))
+    src, targets, w = reach.edges()
     with graph.lock:
-        positions, targets, weights = graph.edges(memory_ids)
-        local = {index: n for n, index in enumerate(unique)}
-        dst = np.array([local.setdefault(t, len(local)) for t in targets], dtype=np.int64)
-        degree = np.array([graph.degree[index] for index in local], dtype=np.float64)
-    if not positions:
+        # Local entity nodes: the seeds first, then the other entities the memories link to.
+        nodes = np.concatenate([np.array(unique, dtype=np.int64), np.setdiff1d(targets, unique)])
+        degree = np.array([graph.degree[index] for index in nodes.tolist()], dtype=np.float64)
+    if not len(src):
         return np.zeros(len(memory_ids))
-    src = np.array(positions, dtype=np.int64)
-    w = np.array(weights, dtype=np.float64)
+    sorter = np.argsort(nodes)
+    dst = sorter[np.searchsorted(nodes, targets, sorter=sorter)]
     out_weight = np.bincount(src, weights=w, minlength=len(memory_ids))
     to_entity = w / out_weight[src]  # memory -> entity: the memory's links, normalised
     to_memory = w / np.maximum(degree[dst], 1e-12)  # entity -> memory: over the whole store
-    walk_entities: Mass = np.zeros(len(local))
+    walk_entities: Mass = np.zeros(len(nodes))
     walk_entities[: len(unique)] = 1.0 / len(unique)
     walk_memories: Mass = np.zeros(len(memory_ids))
     total: Mass = np.zeros(len(memory_ids))
     for _ in range(steps):
         # One step of the walk from both sides; PPR = alpha * sum of (1 - alpha)^t * s P^t.
         to_m = np.bincount(src, weights=walk_entities[dst] * to_memory, minlength=len(memory_ids))
-        to_e = np.bincount(dst, weights=walk_memories[src] * to_entity, minlength=len(local))
+        to_e = np.bincount(dst, weights=walk_memories[src] * to_entity, minlength=len(nodes))
         walk_memories = np.multiply(1 - alpha, to_m, dtype=np.float64)
         walk_entities = np.multiply(1 - alpha, to_e, dtype=np.float64)
         total += alpha * walk_memories

@@ -20,7 +20,7 @@ from mnemex.clock import MICROS_PER_DAY, to_micros
 from mnemex.models import ChannelScore, SearchHit
 from mnemex.retrieval import episode, fuse, lexical, temporal_cues, usage
 from mnemex.retrieval.embed import Vectors, embed_soon
-from mnemex.retrieval.graph import MemoryGraph, ppr
+from mnemex.retrieval.graph import MemoryGraph, Neighbourhood, ppr
 from mnemex.store.base import MemoryFilter, Tx
 from mnemex.temporal import lookup as ledger
 from mnemex.temporal.decay import Decay
@@ -102,6 +102,7 @@ def vector_channel(
     flt: MemoryFilter,
     limit: int,
     pending: Future[Vectors] | None = None,
+    graph: MemoryGraph | None = None,
 ) -> list[tuple[str, float]]:
     """The nearest live memories to the query that pass the filter, widening until enough pass."""
     index = store.engine.vector_index(store.tenant)
@@ -110,15 +111,38 @@ def vector_channel(
         return []
     index.sync(tx)
     query = pending.result() if pending is not None else embedder.embed([text])[0]
-    want = limit
+    floor = store.settings.vector_floor
+    # The index also holds superseded memories (as_of searches need them): ask for enough more
+    # neighbours that, at the share that passed the default filter last time, `limit` pass.
+    share = index.passed_share if flt == DEFAULT_FILTER else 1.0
+    want = math.ceil(1.25 * limit / share)
     while True:
         raw = index.search(query, want)
-        allowed = set(tx.filter_ids([memory_id for memory_id, _ in raw], flt))
-        floor = store.settings.vector_floor
+        allowed = passing(tx, graph, [memory_id for memory_id, _ in raw], flt)
+        if flt == DEFAULT_FILTER and len(raw) == want:
+            index.passed_share = max(0.05, len(allowed) / want)
         hits = [(m, score) for m, score in raw if m in allowed and score >= floor]
         if len(hits) >= limit or len(raw) < want or (raw and raw[-1][1] < floor):
             return hits[:limit]
         want *= 4
+
+
+def passing(tx: Tx, graph: MemoryGraph | None, ids: list[str], flt: MemoryFilter) -> set[str]:
+    """The ids that pass the filter.
+
+    The default filter (live, current memories) is answered by the graph's timeline, which is
+    in step with the store, without a query; only memories it does not know yet are looked up.
+    """
+    if graph is None or flt != DEFAULT_FILTER:
+        return set(tx.filter_ids(ids, flt)) if ids else set()
+    with graph.lock:
+        rows = graph.timeline.rows(ids)
+        live = graph.timeline.live[np.maximum(rows, 0)] & (rows >= 0)
+    allowed = {m for m, ok in zip(ids, live.tolist(), strict=True) if ok}
+    unknown = [m for m, row in zip(ids, rows.tolist(), strict=True) if row < 0]
+    if unknown:
+        allowed.update(tx.filter_ids(unknown, flt))
+    return allowed
 
 
 Channels = dict[str, list[tuple[str, float]]]
@@ -127,43 +151,58 @@ DEFAULT_FILTER = MemoryFilter()  # live and current memories, nothing else asked
 GRAPH_STEPS = 3  # PageRank steps: seed -> memories -> their entities -> memories
 
 
-def _channels(
+def _lexical_channel(
+    store: MemoryStore, tx: Tx, request: SearchRequest, flt: MemoryFilter
+) -> tuple[Channels, dict[str, float]]:
+    """BM25 hits and the RRF weight they get for this query (higher when its terms are rare)."""
+    settings = store.settings
+    if settings.bm25_weight <= 0:
+        return {}, {}
+    size = tx.index_size()
+    common = settings.common_term_df
+    hits = lexical.search(
+        tx,
+        store.engine.term_stats,
+        request.text,
+        limit=_pool(store, request),
+        flt=flt,
+        corpus_size=size,
+        common_share=common,
+        generation=generation(size),
+    )
+    rarity = fuse.RARITY_MID
+    if settings.bm25_rarity_gain > 0:
+        terms = lexical.query_terms(request.text)
+        cutoff = max(50, int(size * common))  # the same cap as lexical.search: cached counts
+        dfs = store.engine.term_stats.frequencies(tx, terms, cutoff + 1, generation(size))
+        rarity = fuse.rarity(dfs, size)
+    weight = fuse.bm25_weight(settings.bm25_weight, settings.bm25_rarity_gain, rarity)
+    return {"bm25": hits}, {"bm25": weight}
+
+
+def _pool(store: MemoryStore, request: SearchRequest) -> int:
+    """Candidates each channel brings."""
+    return max(store.settings.lexical_candidates, 3 * request.k)
+
+
+def _embedding_channels(
     store: MemoryStore,
     tx: Tx,
     request: SearchRequest,
     flt: MemoryFilter,
     pending: Future[Vectors] | None,
+    graph: MemoryGraph | None,
 ) -> tuple[Channels, dict[str, float]]:
-    """Ranked hits of each retrieval channel and the RRF weight each gets for this query."""
+    """Nearest memories to the query (and to the conversation context), with their weights."""
     settings = store.settings
-    size = tx.index_size()
-    pool = max(settings.lexical_candidates, 3 * request.k)
-    common = settings.common_term_df
+    pool = _pool(store, request)
     channels: Channels = {}
     weights: dict[str, float] = {}
-    if settings.bm25_weight > 0:
-        channels["bm25"] = lexical.search(
-            tx,
-            store.engine.term_stats,
-            request.text,
-            limit=pool,
-            flt=flt,
-            corpus_size=size,
-            common_share=common,
-            generation=generation(size),
-        )
-        rarity = fuse.RARITY_MID
-        if settings.bm25_rarity_gain > 0:
-            terms = lexical.query_terms(request.text)
-            cutoff = max(50, int(size * common))  # the same cap as lexical.search: cached counts
-            dfs = store.engine.term_stats.frequencies(tx, terms, cutoff + 1, generation(size))
-            rarity = fuse.rarity(dfs, size)
-        weights["bm25"] = fuse.bm25_weight(settings.bm25_weight, settings.bm25_rarity_gain, rarity)
     if settings.vector_weight > 0:
-        channels["vector"] = vector_channel(store, tx, request.text, flt, pool, pending)
+        channels["vector"] = vector_channel(store, tx, request.text, flt, pool, pending, graph)
         weights["vector"] = settings.vector_weight
     if request.context and settings.context_weight > 0:
-        channels["context"] = vector_channel(store, tx, request.context, flt, pool)
+        channels["context"] = vector_channel(store, tx, request.context, flt, pool, None, graph)
         weights["context"] = settings.context_weight
     return channels, weights
 
@@ -183,20 +222,50 @@ def _uses_graph(store: MemoryStore) -> bool:
     )
 
 
+@dataclass(frozen=True, slots=True)
+class GraphQuery:
+    """What the graph reads before the query vector: the entities the query names, and the
+    neighbourhood of the walk (the lexical candidates, the seeds' rare members) with its links."""
+
+    seeds: list[int]
+    reach: Neighbourhood
+
+
+def graph_query(
+    store: MemoryStore, graph: MemoryGraph, text: str, candidates: list[str]
+) -> GraphQuery:
+    """The query's seed entities and the walk's neighbourhood so far."""
+    reach = Neighbourhood(graph)
+    if store.settings.graph_weight <= 0:
+        return GraphQuery([], reach)
+    with graph.lock:
+        seeds = graph.query_entities(text)
+        expansion = graph.expansion(seeds)
+    if seeds:
+        reach.add([*candidates, *expansion])  # memories only the graph can bring in, too
+    return GraphQuery(seeds, reach)
+
+
 def _graph_priors(
-    store: MemoryStore, graph: MemoryGraph, request: SearchRequest, ids: list[str], now: datetime
+    store: MemoryStore,
+    graph: MemoryGraph,
+    asked: GraphQuery,
+    request: SearchRequest,
+    ids: list[str],
+    now: datetime,
 ) -> Signals:
     """Priors read from the graph: entity PageRank, closeness to a named period, time cue."""
     settings = store.settings
     priors: Signals = {}
-    if settings.graph_weight > 0:
-        with graph.lock:
-            seeds = graph.query_entities(request.text)
-            reach = list(dict.fromkeys([*ids, *graph.expansion(seeds)]))
-        mass = ppr(graph, seeds, reach, alpha=settings.graph_alpha, steps=GRAPH_STEPS)
+    if asked.seeds:
+        asked.reach.add(ids)
+        mass = ppr(graph, asked.seeds, asked.reach, alpha=settings.graph_alpha, steps=GRAPH_STEPS)
         top = float(mass.max()) if len(mass) else 0.0
         if top > 0:
-            priors["graph"] = {m: float(v) / top for m, v in zip(reach, mass, strict=True) if v > 0}
+            reached = asked.reach.ids
+            priors["graph"] = {
+                m: float(v) / top for m, v in zip(reached, mass, strict=True) if v > 0
+            }
     period = temporal_cues.named_period(request.text, now)
     timeline = graph.timeline
     if period is not None and settings.period_weight > 0:
@@ -222,16 +291,14 @@ def _score(
     now: datetime,
     channels: Channels,
     weights: dict[str, float],
-) -> tuple[dict[str, float], Signals, MemoryGraph | None]:
-    """Fused scores with priors and context, every signal by name (explain), the graph used."""
+    graph: tuple[MemoryGraph, GraphQuery] | None,
+) -> tuple[dict[str, float], Signals]:
+    """Fused scores with priors and context, every signal by name (explain)."""
     settings = store.settings
     fused = fuse.rrf(channels, weights)
     signals: Signals = {}
-    graph = None
-    if fused and _uses_graph(store):
-        graph = store.engine.memory_graph(store.tenant)
-        graph.sync(tx)
-        signals.update(_graph_priors(store, graph, request, list(fused), now))
+    if fused and graph is not None:
+        signals.update(_graph_priors(store, *graph, request, list(fused), now))
     if fused and settings.usage_weight > 0:
         signals["usage"] = usage.usefulness(tx, list(fused))
     prior_weights = {
@@ -247,15 +314,15 @@ def _score(
             scores, {"co_use": signals["co_use"]}, {"co_use": settings.co_usage_weight}
         )
     if graph is not None:
-        with graph.lock:
+        with graph[0].lock:
             scores, signals["episode"] = episode.with_context(
-                graph.timeline,
+                graph[0].timeline,
                 scores,
                 neighbour_weight=settings.neighbour_weight,
                 episode_weight=settings.episode_weight,
                 width=settings.neighbour_width,
             )
-    return scores, signals, graph
+    return scores, signals
 
 
 def _admit(
@@ -265,20 +332,11 @@ def _admit(
     channels: Channels,
     flt: MemoryFilter,
 ) -> None:
-    """Drop memories that joined through a prior or context but fail the request's filters.
-
-    With the default filter (live, current memories), the graph already knows who is live:
-    only memories it does not vouch for (co-use partners) are checked in the store.
-    """
+    """Drop memories that joined through a prior or context but fail the request's filters."""
     found = {memory_id for hits in channels.values() for memory_id, _ in hits}
     joined = [memory_id for memory_id in scores if memory_id not in found]
-    if joined and graph is not None and flt == DEFAULT_FILTER:
-        with graph.lock:
-            rows = graph.timeline.rows(joined)
-            live = graph.timeline.live[np.maximum(rows, 0)] & (rows >= 0)
-        joined = [m for m, ok in zip(joined, live.tolist(), strict=True) if not ok]
     if joined:
-        allowed = set(tx.filter_ids(joined, flt))
+        allowed = passing(tx, graph, joined, flt)
         for memory_id in joined:
             if memory_id not in allowed:
                 del scores[memory_id]
@@ -308,17 +366,30 @@ def run_search(
     if flt is None:
         return []
     settings = store.settings
-    embedder = store.engine.embedder  # the query embeds while the lexical channel runs
+    embedder = store.engine.embedder
     wants_vector = settings.vector_weight > 0 and embedder is not None and request.text.strip()
     pending = embed_soon(embedder, request.text) if wants_vector and embedder else None
-    cosines = ledger.cosines_for(embedder, pending)
-    # The ledger's answers need no query vector (unless no word names a key): they are read
-    # while the query is still being embedded, like the lexical channel.
-    known: dict[str, float] = {}
+    # While the query embeds (ONNX Runtime on another core), everything that needs no query
+    # vector: the ledger's lookups, the lexical channel, the graph's seeds.
+    answers = None
     if settings.ledger_search:
-        known = ledger.answers(tx, request.text, request.as_of, cosines)
-    channels, weights = _channels(store, tx, request, flt, pending)
-    scores, signals, graph = _score(store, tx, request, now, channels, weights)
+        answers = ledger.answers_soon(tx, request.text, request.as_of)
+    channels, weights = _lexical_channel(store, tx, request, flt)
+    lexical_ids = [memory_id for memory_id, _ in channels.get("bm25", [])]
+    graph: MemoryGraph | None = None
+    with_graph: tuple[MemoryGraph, GraphQuery] | None = None
+    if _uses_graph(store):
+        graph = store.engine.memory_graph(store.tenant)
+        graph.sync(tx)
+        with_graph = (graph, graph_query(store, graph, request.text, lexical_ids))
+    # The lexical candidates' use counts too, if the embedding leaves time: fewer to read after.
+    temporal = tx.temporal_of(lexical_ids) if pending is not None and not pending.done() else {}
+    embedded, embedded_weights = _embedding_channels(store, tx, request, flt, pending, graph)
+    channels.update(embedded)
+    weights.update(embedded_weights)
+    cosines = ledger.cosines_for(embedder, pending)
+    known = answers(cosines) if answers is not None else {}
+    scores, signals = _score(store, tx, request, now, channels, weights, with_graph)
     _admit(tx, graph, scores, channels, flt)
     # The ledger: only what was valid at `as_of`, and the memory stating an asked-for key first.
     answered: dict[str, float] = {}  # what the ledger put first (explain's "ledger" channel)
@@ -337,7 +408,7 @@ def run_search(
     )
     exact = settings.review_blend == 0 and settings.mmr_trade_off >= 1
     ids = _contenders(scores, request.k, settings.temporal_weight, exact)
-    temporal = tx.temporal_of(ids)
+    temporal.update(tx.temporal_of([memory_id for memory_id in ids if memory_id not in temporal]))
     # The shared graph may know memories newer than this transaction's snapshot: skip those.
     ids = [memory_id for memory_id in ids if memory_id in temporal]
     if not ids:

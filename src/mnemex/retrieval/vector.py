@@ -160,6 +160,7 @@ class VectorIndex:
         self._vectors: ExactVectors | AnnVectors = ExactVectors(dim)
         self._unsaved = 0  # changes applied to the graph since it was last saved
         self.restored = False  # True when the graph came from a snapshot, not a build
+        self.passed_share = 1.0  # of the last default search's neighbours, the live and current
         self.lock = threading.RLock()
 
     def __len__(self) -> int:

@@ -109,6 +109,31 @@ class GraphRows:
             return None
         return self.get_entities([entity_id]).get(entity_id)
 
+    def entity_ids(self, names: Sequence[str]) -> dict[str, str]:
+        """Entity id by name (or alias), ignoring case and accents; unknown names are left out."""
+        norms = {name: normalize_name(name) for name in names}
+        unique = list(dict.fromkeys(norms.values()))
+        found: dict[str, str] = {}
+        for start in range(0, len(unique), 500):
+            chunk = unique[start : start + 500]
+            marks = ",".join("?" * len(chunk))
+            found.update(
+                self.conn.execute(
+                    f"SELECT norm, id FROM entities WHERE tenant = ? AND norm IN ({marks})",
+                    (self.tenant, *chunk),
+                ).fetchall()
+            )
+            aliased = [norm for norm in chunk if norm not in found]
+            if aliased:
+                marks = ",".join("?" * len(aliased))
+                rows = self.conn.execute(
+                    "SELECT alias_norm, entity_id FROM entity_aliases "
+                    f"WHERE tenant = ? AND alias_norm IN ({marks})",
+                    (self.tenant, *aliased),
+                ).fetchall()
+                found.update((norm, entity_id) for norm, entity_id in rows if norm not in found)
+        return {name: found[norm] for name, norm in norms.items() if norm in found}
+
     def get_entities(self, ids: Sequence[str]) -> dict[str, Entity]:
         """Entities by id."""
         unique = list(dict.fromkeys(ids))

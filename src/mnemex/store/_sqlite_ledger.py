@@ -142,8 +142,36 @@ class LedgerRows:
         ).fetchone()
         return None if row is None else fact_from_row(row)
 
-    def facts_for_key(self, subject_id: str | None, relation: str | None) -> list[Fact]:
-        """Every fact (any status) of a subject, a relation, or both, by valid_from then record."""
+    def has_facts(self, subject_id: str) -> bool:
+        """True when the ledger holds any fact (any status) about this subject."""
+        row = self.conn.execute(
+            "SELECT 1 FROM facts WHERE tenant = ? AND subject_id = ? LIMIT 1",
+            (self.tenant, subject_id),
+        ).fetchone()
+        return row is not None
+
+    def subject_relations(self, subject_id: str, statuses: Sequence[str]) -> dict[str, int]:
+        """How many facts of these statuses the subject has under each relation, by relation."""
+        rows = self.conn.execute(
+            "SELECT relation, count(*) FROM facts WHERE tenant = ? AND subject_id = ? "
+            f"AND status IN ({','.join('?' * len(statuses))}) GROUP BY relation ORDER BY relation",
+            (self.tenant, subject_id, *statuses),
+        ).fetchall()
+        return {str(row[0]): int(row[1]) for row in rows}
+
+    def subject_name(self, subject_id: str) -> str | None:
+        """The subject as its facts name it (the first name in sort order, of any status)."""
+        row = self.conn.execute(
+            "SELECT min(subject) FROM facts WHERE tenant = ? AND subject_id = ?",
+            (self.tenant, subject_id),
+        ).fetchone()
+        return None if row is None or row[0] is None else str(row[0])
+
+    def facts_for_key(
+        self, subject_id: str | None, relation: str | None, statuses: Sequence[str] = ()
+    ) -> list[Fact]:
+        """Facts of a subject, a relation, or both, by valid_from then record; any status unless
+        `statuses` names some (a current view need not read a long history)."""
         clauses, params = ["tenant = ?"], [self.tenant]
         if subject_id is not None:
             clauses.append("subject_id = ?")
@@ -151,6 +179,9 @@ class LedgerRows:
         if relation is not None:
             clauses.append("relation = ?")
             params.append(relation)
+        if statuses:
+            clauses.append(f"status IN ({','.join('?' * len(statuses))})")
+            params.extend(statuses)
         rows = self.conn.execute(
             f"SELECT {FACT_COLUMNS} FROM facts WHERE {' AND '.join(clauses)} "
             "ORDER BY subject, relation, valid_from, recorded_at, seq",

@@ -264,22 +264,15 @@ class MemoryRows:
         # Fast path: rank inside FTS5 alone, then filter the top rows by primary key. Joining
         # every match to `memories` before ranking costs more than the ranking itself.
         window = 2 * limit
-        ranked = self.conn.execute(
-            f"SELECT rowid, -bm25(memories_fts, {_BM25_WEIGHTS}) AS score FROM memories_fts "
-            "WHERE memories_fts MATCH ? ORDER BY score DESC LIMIT ?",
-            (match, window),
+        hits = self.conn.execute(
+            f"SELECT m.id, f.score FROM (SELECT rowid, -bm25(memories_fts, {_BM25_WEIGHTS}) "
+            "AS score FROM memories_fts WHERE memories_fts MATCH ? ORDER BY score DESC LIMIT ?) "
+            f"AS f JOIN memories m ON m.seq = f.rowid WHERE +m.tenant = ? AND {where} "
+            "ORDER BY f.score DESC LIMIT ?",
+            (match, window, self.tenant, *params, limit),
         ).fetchall()
-        if ranked:
-            kept = dict(
-                self.conn.execute(
-                    f"SELECT m.seq, m.id FROM memories m WHERE m.seq IN "
-                    f"({','.join('?' * len(ranked))}) AND +m.tenant = ? AND {where}",
-                    (*(row[0] for row in ranked), self.tenant, *params),
-                ).fetchall()
-            )
-            if len(kept) >= limit or len(ranked) < window:
-                hits = [(kept[seq], float(score)) for seq, score in ranked if seq in kept]
-                return hits[:limit]
+        if len(hits) >= limit or self._matches(match, window) < window:
+            return [(row[0], float(row[1])) for row in hits]
         # Filters removed too many of the top rows (other tenants, archived...): rank with them.
         where, params = filter_sql(flt)
         rows = self.conn.execute(
@@ -293,10 +286,14 @@ class MemoryRows:
 
     def term_frequency(self, term: str, cap: int) -> int:
         """How many indexed rows (all tenants) contain `term`, counting at most `cap`."""
+        return self._matches(fts_match([term]), cap)
+
+    def _matches(self, match: str, cap: int) -> int:
+        """Indexed rows (all tenants) an FTS5 expression matches, counting at most `cap`."""
         row = self.conn.execute(
             "SELECT count(*) FROM (SELECT rowid FROM memories_fts WHERE memories_fts MATCH ? "
             "LIMIT ?)",
-            (fts_match([term]), cap),
+            (match, cap),
         ).fetchone()
         return int(row[0])
 

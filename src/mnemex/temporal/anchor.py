@@ -94,7 +94,7 @@ def _subjects(tx: Tx, found: list[Span]) -> tuple[dict[int, str], list[Span]]:
         for skip in range(len(words)):
             name = " ".join(words[skip:])
             entity = tx.find_entity(name)
-            if entity is not None and tx.facts_for_key(entity.id, None):
+            if entity is not None and tx.has_facts(entity.id):
                 subjects[span.start + span.text.index(name)] = entity.id
                 break
         else:
@@ -112,7 +112,7 @@ def _user(tx: Tx, clause: str) -> str | None:
     if _FIRST_PERSON.search(clause) is None:
         return None
     entity = tx.find_entity(USER)
-    return entity.id if entity is not None and tx.facts_for_key(entity.id, None) else None
+    return entity.id if entity is not None and tx.has_facts(entity.id) else None
 
 
 def _values(tx: Tx, found: list[Span]) -> list[Span]:
@@ -158,7 +158,7 @@ def read(tx: Tx, clause: str, statement: str, *, spoken: bool = False) -> Triple
     first = min(values, key=lambda s: s.start)
     before = [start for start in subjects if start < first.start]
     subject_id = subjects[max(before)] if before else subjects[min(subjects)]
-    own = tx.facts_for_key(subject_id, None)
+    own = tx.facts_for_key(subject_id, None, (ACTIVE,))  # what the subject holds now
     words = query_words(clause)
     mentioned = [
         r for r in tx.fact_relations(RELATIONS_CONSIDERED) if relation_match(r, words) >= 1
@@ -188,7 +188,9 @@ def read(tx: Tx, clause: str, statement: str, *, spoken: bool = False) -> Triple
         return None
     # "Carol, who hated Vim, settled for Helix": of several new-looking values the last one is
     # where the statement lands (the value being left comes first, or carries a cue word).
-    subject = next(f.subject for f in own)
+    subject = tx.subject_name(subject_id)
+    if subject is None:
+        return None
     return Triple(
         subject=subject,
         relation=relation,

@@ -38,10 +38,10 @@ class KeyChoice:
     original: str | None = None  # the relation as stated, when it was mapped or is under review
 
 
-def relation_names(facts: list[Fact]) -> list[str]:
-    """Distinct relations among history facts, most used first."""
-    counts = Counter(f.relation for f in facts if f.status in LEDGER_STATUSES)
-    return [name for name, _ in counts.most_common()]
+def relation_names(tx: Tx, subject_id: str) -> list[str]:
+    """The subject's distinct relations among history facts, most used first."""
+    counts = tx.subject_relations(subject_id, LEDGER_STATUSES)
+    return sorted(counts, key=lambda name: -counts[name])
 
 
 def learned_aliases(tx: Tx) -> dict[str, str | None]:
@@ -64,8 +64,7 @@ def choose_named(
 ) -> KeyChoice:
     """Map a stated relation onto the subject's keys (or the store's), or keep it as a new key."""
     relation = str(triple.relation)
-    own_facts = [] if subject_id is None else tx.facts_for_key(subject_id, None)
-    own = relation_names(own_facts)
+    own = [] if subject_id is None else relation_names(tx, subject_id)
     if relation in own:
         return KeyChoice(relation, "exact", 1.0)
     learned = learned_aliases(tx)
@@ -87,7 +86,9 @@ def choose_named(
         return KeyChoice(relation, "new", 1.0)
     best = max(range(len(candidates)), key=lambda i: scores[i])
     score = scores[best]
-    holder = _holding(own_facts, triple.previous)
+    holder = None
+    if subject_id is not None and triple.previous is not None:
+        holder = _holding(tx.facts_for_key(subject_id, None, (ACTIVE,)), triple.previous)
     if holder is not None:
         # "Alice's city changed from Toronto to Lisbon" and her home_city holds Toronto: the
         # replaced value names the key, the relation name only has to be plausible.

@@ -8,6 +8,7 @@ temporal/extract.py), picks each triple's key and notices a pure restatement, so
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, cast
@@ -153,13 +154,15 @@ class _ReadMemo:
 
     def __init__(self, tx: Tx) -> None:
         self._tx = tx
-        self._facts: dict[tuple[str | None, str | None], list[Fact]] = {}
+        self._facts: dict[tuple[str | None, str | None, tuple[str, ...]], list[Fact]] = {}
         self._entities: dict[str, Entity | None] = {}
 
-    def facts_for_key(self, subject_id: str | None, relation: str | None) -> list[Fact]:
-        key = (subject_id, relation)
+    def facts_for_key(
+        self, subject_id: str | None, relation: str | None, statuses: Sequence[str] = ()
+    ) -> list[Fact]:
+        key = (subject_id, relation, tuple(statuses))
         if key not in self._facts:
-            self._facts[key] = self._tx.facts_for_key(subject_id, relation)
+            self._facts[key] = self._tx.facts_for_key(subject_id, relation, statuses)
         return self._facts[key]
 
     def find_entity(self, name: str) -> Entity | None:

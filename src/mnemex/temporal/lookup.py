@@ -119,21 +119,24 @@ def relation_match(relation: str, words: set[str]) -> float:
 def mentioned(tx: Tx, text: str) -> list[str]:
     """Entity ids named in the query (up to three words each), the user for "I"/"my"."""
     tokens = [t for t in _TOKEN.findall(text.replace("'s ", " ").replace("’s ", " "))]
-    found: list[str] = []
-    if any(t.casefold() in _FIRST_PERSON for t in tokens):
-        user = tx.find_entity(USER)
-        if user is not None:
-            found.append(user.id)
+    spans = [
+        (start, size, " ".join(tokens[start : start + size]))
+        for size in (3, 2, 1)
+        for start in range(len(tokens) - size + 1)
+        if not all(tokens[i].casefold() in STOPWORDS for i in range(start, start + size))
+    ]
+    first_person = any(t.casefold() in _FIRST_PERSON for t in tokens)
+    known = tx.entity_ids([*([USER] if first_person else []), *(name for _, _, name in spans)])
+    found: list[str] = [known[USER]] if first_person and USER in known else []
     taken: set[int] = set()
-    for size in (3, 2, 1):
-        for start in range(len(tokens) - size + 1):
-            span = range(start, start + size)
-            if taken & set(span) or all(tokens[i].casefold() in STOPWORDS for i in span):
-                continue
-            entity = tx.find_entity(" ".join(tokens[start : start + size]))
-            if entity is not None and entity.id not in found:
-                found.append(entity.id)
-                taken.update(span)
+    for start, size, name in spans:  # longest names first; a word belongs to one name
+        span = range(start, start + size)
+        entity_id = known.get(name)
+        if entity_id is None or taken & set(span):
+            continue
+        if entity_id not in found:
+            found.append(entity_id)
+            taken.update(span)
     return found[:MAX_SUBJECTS]
 
 
@@ -143,8 +146,8 @@ def _current(tx: Tx, subject_id: str, as_of: datetime | None) -> list[Fact]:
     While a person has not ruled whether "code editor" is Alice's "editor", the newer statement
     is shown first and the confirmed value right after it (facts() shows only the latter).
     """
-    facts = tx.facts_for_key(subject_id, None)
     if as_of is None:
+        facts = tx.facts_for_key(subject_id, None, (ACTIVE, PENDING))
         current = {f.relation: f for f in facts if f.status == ACTIVE}
         waiting = [
             f
@@ -154,6 +157,7 @@ def _current(tx: Tx, subject_id: str, as_of: datetime | None) -> list[Fact]:
             and (f.relation not in current or f.valid_from >= current[f.relation].valid_from)
         ]
         return [*current.values(), *waiting]
+    facts = tx.facts_for_key(subject_id, None)
     groups: dict[str, list[Fact]] = {}
     for fact in facts:
         groups.setdefault(fact.relation, []).append(fact)
@@ -184,14 +188,12 @@ def cosines_for(embedder: Embedder | None, query: Future[Any] | None) -> Cosines
     return cosines
 
 
-def _best(
-    facts: list[Fact], words: set[str], cosines: Cosines | None = None
-) -> tuple[float, list[Fact]]:
-    """The facts whose relation the question asks for best, and how well it matches."""
+def _best(facts: list[Fact], words: set[str]) -> tuple[float, list[Fact]]:
+    """The facts whose relation a word of the question names best, and how well it matches."""
     scored = [(relation_match(f.relation, words), f) for f in facts]
     top = max((score for score, _ in scored), default=0.0)
     if top < MIN_MATCH:
-        return _embedded(facts, cosines)
+        return 0.0, []
     return top, [f for score, f in scored if score == top]
 
 
@@ -223,24 +225,47 @@ def answers(
     tx: Tx, text: str, as_of: datetime | None, cosines: Cosines | None = None
 ) -> dict[str, float]:
     """Memory id -> weight in (0, 1] for the memories stating the values the query asks for."""
+    return answers_soon(tx, text, as_of)(cosines)
+
+
+def answers_soon(
+    tx: Tx, text: str, as_of: datetime | None
+) -> Callable[[Cosines | None], dict[str, float]]:
+    """`answers()` in two steps: every read now, the decisions that need the query vector later.
+
+    Search calls this while the query is still being embedded. A subject whose facts no word of
+    the question names gets its second hop read in advance, in case the embedding names none of
+    its relations either.
+    """
     words = query_words(text)
-    weights: dict[str, float] = {}
+    asked: list[tuple[list[Fact], float, list[Fact], tuple[float, list[Fact]]]] = []
     for subject_id in mentioned(tx, text):
         facts = _current(tx, subject_id, as_of)
-        score, best = _best(facts, words, cosines)
-        hop = 1.0
+        score, best = _best(facts, words)
+        hop: tuple[float, list[Fact]] = (0.0, [])
         if not best:
             for neighbour in _neighbours(tx, subject_id, facts):
-                score, best = _best(_current(tx, neighbour, as_of), words)
-                if best:
-                    hop = SECOND_HOP
+                hop = _best(_current(tx, neighbour, as_of), words)
+                if hop[1]:
                     break
-        # Among equally good answers the most recent statement leads.
-        for rank, fact in enumerate(sorted(best, key=lambda f: (f.valid_from, f.recorded_at))):
-            if fact.memory_id:
-                weight = score * hop + RECENCY_STEP * rank
-                weights[fact.memory_id] = max(weights.get(fact.memory_id, 0.0), weight)
-    return weights
+        asked.append((facts, score, best, hop))
+
+    def finish(cosines: Cosines | None) -> dict[str, float]:
+        weights: dict[str, float] = {}
+        for facts, direct, found, (hop_score, hop_best) in asked:
+            score, best, hop = direct, found, 1.0
+            if not best:
+                score, best = _embedded(facts, cosines)
+            if not best and hop_best:
+                score, best, hop = hop_score, hop_best, SECOND_HOP
+            # Among equally good answers the most recent statement leads.
+            for rank, fact in enumerate(sorted(best, key=lambda f: (f.valid_from, f.recorded_at))):
+                if fact.memory_id:
+                    weight = score * hop + RECENCY_STEP * rank
+                    weights[fact.memory_id] = max(weights.get(fact.memory_id, 0.0), weight)
+        return weights
+
+    return finish
 
 
 def _valid_memories(tx: Tx, ids: Sequence[str], as_of: datetime) -> set[str]:

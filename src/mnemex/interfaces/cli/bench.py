@@ -161,13 +161,18 @@ def bench_search(
     sizes: str = typer.Option("10000,100000", help="Comma-separated store sizes."),
     queries: int = typer.Option(200, help="Searches per size."),
     seed: int = typer.Option(11, help="Synthetic corpus seed."),
+    keep: Path | None = typer.Option(
+        None,
+        help="Keep each filled store in this folder and copy it on later runs (filling 100,000 "
+        "memories takes ~30 min); empty it after changing how memories are saved.",
+    ),
     markdown: bool = typer.Option(False, "--markdown", help="Print Markdown tables."),
     as_json: bool = JSON_OPTION,
 ) -> None:
     """Search latency vs query embedding, FTS5 and exact baselines; ingest; memory per memory."""
     from mnemex.eval import bench_search as search
 
-    result = search.run(_sizes(sizes), queries=queries, seed=seed, progress=_note)
+    result = search.run(_sizes(sizes), queries=queries, seed=seed, keep=keep, progress=_note)
     emit(result, as_json, _markdown if markdown else _tables)
 
 
