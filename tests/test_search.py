@@ -160,3 +160,15 @@ def test_recall_leaves_out_what_only_context_pulled_in(mem_store: MemoryStore) -
     assert hits[0].memory.id == saved.id
     block = mem_store.recall("vpn certificate?").block
     assert saved.id in block and neighbour.id not in block
+
+
+def test_live_matches_are_found_behind_many_stronger_forgotten_ones(mem_store: MemoryStore) -> None:
+    # More forgotten memories outrank the live ones than the fast path's window holds (4 x the
+    # 100 candidates): the ranking must still reach the live ones, in BM25 order.
+    gone = mem_store.save_many([{"content": f"rollout rollout rollout {i}"} for i in range(450)])
+    for result in gone:
+        mem_store.forget(result.id)
+    live = [mem_store.save(f"rollout notes for team {name} and more words").id for name in "abc"]
+    best = mem_store.save("rollout rollout notes").id
+    found = [hit.memory.id for hit in mem_store.search("rollout", k=10)]
+    assert found[0] == best and sorted(found[1:]) == sorted(live)

@@ -3,6 +3,10 @@
 filters -> channels (BM25, embedding, conversation context) -> weighted RRF -> priors (entity
 graph PPR, named period, time cue, usage, co-use pull) -> episode context -> temporal blend ->
 review blend / MMR -> records. Every step works on the candidates only.
+
+The query is embedded on a helper thread; what needs no query vector (the ledger's reads, the
+BM25 channel, the graph's seed entities and the links of the lexical candidates) runs meanwhile,
+so after the embedding only the vector channel and what depends on it remain.
 """
 
 from __future__ import annotations
@@ -382,8 +386,6 @@ def run_search(
         graph = store.engine.memory_graph(store.tenant)
         graph.sync(tx)
         with_graph = (graph, graph_query(store, graph, request.text, lexical_ids))
-    # The lexical candidates' use counts too, if the embedding leaves time: fewer to read after.
-    temporal = tx.temporal_of(lexical_ids) if pending is not None and not pending.done() else {}
     embedded, embedded_weights = _embedding_channels(store, tx, request, flt, pending, graph)
     channels.update(embedded)
     weights.update(embedded_weights)
@@ -408,7 +410,7 @@ def run_search(
     )
     exact = settings.review_blend == 0 and settings.mmr_trade_off >= 1
     ids = _contenders(scores, request.k, settings.temporal_weight, exact)
-    temporal.update(tx.temporal_of([memory_id for memory_id in ids if memory_id not in temporal]))
+    temporal = tx.temporal_of(ids)
     # The shared graph may know memories newer than this transaction's snapshot: skip those.
     ids = [memory_id for memory_id in ids if memory_id in temporal]
     if not ids:

@@ -150,6 +150,21 @@ class LedgerRows:
         ).fetchone()
         return row is not None
 
+    def relations_of_subjects(self, subject_ids: Sequence[str]) -> dict[str, set[str]]:
+        """The relations each of these subjects has facts under, in any status."""
+        found: dict[str, set[str]] = {}
+        unique = list(dict.fromkeys(subject_ids))
+        for start in range(0, len(unique), 500):
+            chunk = unique[start : start + 500]
+            rows = self.conn.execute(
+                "SELECT DISTINCT subject_id, relation FROM facts WHERE tenant = ? "
+                f"AND subject_id IN ({','.join('?' * len(chunk))})",
+                (self.tenant, *chunk),
+            ).fetchall()
+            for subject_id, relation in rows:
+                found.setdefault(str(subject_id), set()).add(str(relation))
+        return found
+
     def subject_relations(self, subject_id: str, statuses: Sequence[str]) -> dict[str, int]:
         """How many facts of these statuses the subject has under each relation, by relation."""
         rows = self.conn.execute(

@@ -263,7 +263,7 @@ class MemoryRows:
         match = fts_match(terms)
         # Fast path: rank inside FTS5 alone, then filter the top rows by primary key. Joining
         # every match to `memories` before ranking costs more than the ranking itself.
-        window = 2 * limit
+        window = 4 * limit  # room for superseded and archived rows, which FTS5 still holds
         hits = self.conn.execute(
             f"SELECT m.id, f.score FROM (SELECT rowid, -bm25(memories_fts, {_BM25_WEIGHTS}) "
             "AS score FROM memories_fts WHERE memories_fts MATCH ? ORDER BY score DESC LIMIT ?) "

@@ -170,6 +170,28 @@ def _current(tx: Tx, subject_id: str, as_of: datetime | None) -> list[Fact]:
     ]
 
 
+def _second_hop(
+    tx: Tx, neighbours: list[str], words: set[str], as_of: datetime | None
+) -> tuple[float, list[Fact]]:
+    """The first neighbour with a fact a word of the question names, and that match.
+
+    Only neighbours with a relation the words can name (in any status: the index answers that
+    alone) are read in full: most have none.
+    """
+    held = tx.relations_of_subjects(neighbours)
+    named = {
+        relation
+        for relation in set().union(*held.values())
+        if relation_match(relation, words) >= MIN_MATCH
+    }
+    for neighbour in neighbours:
+        if named & held.get(neighbour, set()):
+            found = _best(_current(tx, neighbour, as_of), words)
+            if found[1]:
+                return found
+    return 0.0, []
+
+
 Cosines = Callable[[Sequence[str]], list[float] | None]  # question vs relation names
 
 
@@ -244,10 +266,7 @@ def answers_soon(
         score, best = _best(facts, words)
         hop: tuple[float, list[Fact]] = (0.0, [])
         if not best:
-            for neighbour in _neighbours(tx, subject_id, facts):
-                hop = _best(_current(tx, neighbour, as_of), words)
-                if hop[1]:
-                    break
+            hop = _second_hop(tx, _neighbours(tx, subject_id, facts), words, as_of)
         asked.append((facts, score, best, hop))
 
     def finish(cosines: Cosines | None) -> dict[str, float]:
