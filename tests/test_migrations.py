@@ -105,9 +105,9 @@ def test_migration_3_indexes_facts_by_their_normalised_value(tmp_path: Path) -> 
         "observed_at, valid_from, recorded_at) VALUES "
         "('f1', 'default', 'e1', 'Alice', 'editor', ' The Neovim. ', 's', 0, 0, 0)"
     )
-    assert migrations.apply(conn, 0) == [3]
+    assert migrations.apply(conn, 0) == [3, 4]
     indexes = {row[1] for row in conn.execute("PRAGMA index_list(facts)")}
-    assert "facts_value" in indexes
+    assert {"facts_value", "facts_status"} <= indexes
     conn.close()
     backend = SqliteBackend(str(path))
     with backend.read("default") as tx:
