@@ -9,6 +9,7 @@ an e-mail address) or the entity label analysis gave it (spaCy: GPE, ORG, PERSON
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass
 
@@ -109,10 +110,11 @@ def _shape(value: str) -> str | None:
     return None
 
 
-def relation_words(relation: str) -> set[str]:
+@functools.lru_cache(maxsize=8192)
+def relation_words(relation: str) -> frozenset[str]:
     """The words of a relation name, abbreviations spelled out, each also without its ending."""
     words = {singular(w) for w in expanded(relation)}
-    return words | {root(w) for w in words}
+    return frozenset(words | {root(w) for w in words})
 
 
 def fits(kind: str, relation: str) -> bool:

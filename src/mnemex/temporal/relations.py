@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import re
 import unicodedata
 
@@ -84,10 +85,16 @@ def normalize_relation(name: str) -> str:
 
 def expanded(name: str) -> list[str]:
     """The words of a relation with abbreviations spelled out ("main_db" -> main, database)."""
+    return list(_expanded(name))
+
+
+@functools.lru_cache(maxsize=8192)
+def _expanded(name: str) -> tuple[str, ...]:
+    # The ledger asks this of the same few hundred relation names on every save and search.
     out: list[str] = []
     for word in words(name.replace("_", " ")):
         out.extend(ABBREVIATIONS.get(word, (word,)))
-    return out
+    return tuple(out)
 
 
 def core(tokens: list[str]) -> list[str]:
