@@ -110,12 +110,15 @@ def record(
     if pending:
         tx.log_event("fact_pending", now_us, fact.id, {"relation": fact.relation})
         return Outcome("pending", fact)
-    return place(tx, fact, now)
+    # The key as stored now: what was read above, and the new fact last (the store lists a key's
+    # facts in insertion order after their time order, and the layout sorts stably by time).
+    return place(tx, fact, now, [*facts, fact])
 
 
-def place(tx: Tx, fact: Fact, now: datetime) -> Outcome:
-    """Re-lay the key of a just-inserted history fact and report what it did."""
-    demoted = relay(tx, fact.subject_id, fact.relation)
+def place(tx: Tx, fact: Fact, now: datetime, key: list[Fact] | None = None) -> Outcome:
+    """Re-lay the key of a just-inserted history fact and report what it did (`key`: the key's
+    facts as stored, when the caller has them)."""
+    demoted = relay(tx, fact.subject_id, fact.relation, key)
     placed = tx.get_fact(fact.id)
     assert placed is not None  # inserted in this transaction
     superseded = [f for f in demoted if f.id != fact.id]
@@ -132,9 +135,13 @@ def place(tx: Tx, fact: Fact, now: datetime) -> Outcome:
     return Outcome(action, placed, superseded)
 
 
-def relay(tx: Tx, subject_id: str, relation: str) -> list[Fact]:
-    """Store the window layout of one key; returns the facts that stopped being current."""
-    facts = tx.facts_for_key(subject_id, relation)
+def relay(tx: Tx, subject_id: str, relation: str, facts: list[Fact] | None = None) -> list[Fact]:
+    """Store the window layout of one key; returns the facts that stopped being current.
+
+    `facts`: the key's facts as stored, in the store's order, when the caller just read them.
+    """
+    if facts is None:
+        facts = tx.facts_for_key(subject_id, relation)
     layout = windows(facts, retractions_of(tx, facts))
     changes = [(f, layout[f.id]) for f in facts if f.id in layout and _differs(f, layout[f.id])]
     # Demote before promoting, so the unique index never sees two active values at once.
