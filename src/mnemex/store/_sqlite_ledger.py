@@ -150,29 +150,25 @@ class LedgerRows:
         ).fetchone()
         return row is not None
 
-    def relations_of_subjects(self, subject_ids: Sequence[str]) -> dict[str, set[str]]:
-        """The relations each of these subjects has facts under, in any status."""
-        found: dict[str, set[str]] = {}
+    def relation_counts(
+        self, subject_ids: Sequence[str], statuses: Sequence[str] = ()
+    ) -> dict[str, dict[str, int]]:
+        """How many facts each subject has under each of its relations (of these statuses, or
+        any: then the key index answers alone), relations in name order."""
+        found: dict[str, dict[str, int]] = {}
         unique = list(dict.fromkeys(subject_ids))
+        status = f"AND status IN ({','.join('?' * len(statuses))}) " if statuses else ""
         for start in range(0, len(unique), 500):
             chunk = unique[start : start + 500]
             rows = self.conn.execute(
-                "SELECT DISTINCT subject_id, relation FROM facts WHERE tenant = ? "
-                f"AND subject_id IN ({','.join('?' * len(chunk))})",
-                (self.tenant, *chunk),
+                "SELECT subject_id, relation, count(*) FROM facts WHERE tenant = ? "
+                f"AND subject_id IN ({','.join('?' * len(chunk))}) {status}"
+                "GROUP BY subject_id, relation ORDER BY subject_id, relation",
+                (self.tenant, *chunk, *statuses),
             ).fetchall()
-            for subject_id, relation in rows:
-                found.setdefault(str(subject_id), set()).add(str(relation))
+            for subject_id, relation, count in rows:
+                found.setdefault(str(subject_id), {})[str(relation)] = int(count)
         return found
-
-    def subject_relations(self, subject_id: str, statuses: Sequence[str]) -> dict[str, int]:
-        """How many facts of these statuses the subject has under each relation, by relation."""
-        rows = self.conn.execute(
-            "SELECT relation, count(*) FROM facts WHERE tenant = ? AND subject_id = ? "
-            f"AND status IN ({','.join('?' * len(statuses))}) GROUP BY relation ORDER BY relation",
-            (self.tenant, subject_id, *statuses),
-        ).fetchall()
-        return {str(row[0]): int(row[1]) for row in rows}
 
     def subject_name(self, subject_id: str) -> str | None:
         """The subject as its facts name it (the first name in sort order, of any status)."""

@@ -40,7 +40,7 @@ class KeyChoice:
 
 def relation_names(tx: Tx, subject_id: str) -> list[str]:
     """The subject's distinct relations among history facts, most used first."""
-    counts = tx.subject_relations(subject_id, LEDGER_STATUSES)
+    counts = tx.relation_counts([subject_id], LEDGER_STATUSES).get(subject_id, {})
     return sorted(counts, key=lambda name: -counts[name])
 
 

@@ -178,14 +178,14 @@ def _second_hop(
     Only neighbours with a relation the words can name (in any status: the index answers that
     alone) are read in full: most have none.
     """
-    held = tx.relations_of_subjects(neighbours)
+    held = tx.relation_counts(neighbours)
     named = {
         relation
         for relation in set().union(*held.values())
         if relation_match(relation, words) >= MIN_MATCH
     }
     for neighbour in neighbours:
-        if named & held.get(neighbour, set()):
+        if named.intersection(held.get(neighbour, {})):
             found = _best(_current(tx, neighbour, as_of), words)
             if found[1]:
                 return found
