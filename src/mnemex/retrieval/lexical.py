@@ -77,6 +77,11 @@ def prune_common(terms: Sequence[str], dfs: Sequence[int], limit: int) -> list[s
     return kept or list(terms)
 
 
+def common_cutoff(corpus_size: int, common_share: float) -> int:
+    """Rows above which a query term counts as too common to search (at least 50)."""
+    return max(50, int(corpus_size * common_share))
+
+
 def search(
     tx: Tx,
     stats: TermStats,
@@ -92,6 +97,6 @@ def search(
     terms = query_terms(text)
     if not terms:
         return []
-    cutoff = max(50, int(corpus_size * common_share))
+    cutoff = common_cutoff(corpus_size, common_share)
     dfs = stats.frequencies(tx, terms, cutoff + 1, generation)
     return tx.lexical_search(prune_common(terms, dfs, cutoff), limit, flt)

@@ -177,7 +177,7 @@ def _lexical_channel(
     rarity = fuse.RARITY_MID
     if settings.bm25_rarity_gain > 0:
         terms = lexical.query_terms(request.text)
-        cutoff = max(50, int(size * common))  # the same cap as lexical.search: cached counts
+        cutoff = lexical.common_cutoff(size, common)  # lexical.search's: counts are cached
         dfs = store.engine.term_stats.frequencies(tx, terms, cutoff + 1, generation(size))
         rarity = fuse.rarity(dfs, size)
     weight = fuse.bm25_weight(settings.bm25_weight, settings.bm25_rarity_gain, rarity)
