@@ -264,3 +264,32 @@ def test_the_stores_fact_reads_match_the_full_history(store: MemoryStore) -> Non
         assert tx.has_facts(alice.id)
         assert not tx.has_facts("ent_nobody") and tx.subject_name("ent_nobody") is None
         assert tx.entity_ids(["ALICE", "nobody", "alice"]) == {"ALICE": alice.id, "alice": alice.id}
+
+
+def test_fact_at_and_key_neighbours_follow_the_keys_time_order(
+    store: MemoryStore, clock: FakeClock
+) -> None:
+    """The narrow reads a save uses instead of a key's history agree with that history's order,
+    ties on valid_from included (a correction starts where the value it corrects started)."""
+    key(store, "Vim", 0)
+    key(store, "Emacs", 20)
+    key(store, "Helix", 10)  # a late arrival: between the two
+    clock.advance(days=30)
+    store.save("Actually, Alice's editor is Zed")  # replaces Emacs from Emacs's start
+    with store.backend.read(store.tenant) as tx:
+        alice = tx.find_entity("Alice")
+        assert alice is not None
+        history = [f for f in tx.facts_for_key(alice.id, "editor") if f.status != "pending"]
+        ordered = [f.object for f in sorted(history, key=lambda f: (f.valid_from, f.recorded_at))]
+        assert ordered == [f.object for f in history] == ["Vim", "Helix", "Emacs", "Zed"]
+        assert history[2].valid_from == history[3].valid_from
+        for index, fact in enumerate(history):
+            before, after = tx.key_neighbours(fact.id)
+            assert before == (history[index - 1] if index else None)
+            assert after == (history[index + 1] if index + 1 < len(history) else None)
+            moment = int(fact.valid_from.timestamp() * 1_000_000)
+            last_started = [f for f in history if f.valid_from <= fact.valid_from][-1]
+            assert tx.fact_at(alice.id, "editor", moment) == last_started
+        assert tx.fact_at(alice.id, "editor", 0) is None
+        assert tx.fact_at(alice.id, "city", 2**62) is None
+        assert tx.key_neighbours("fct_missing") == (None, None)

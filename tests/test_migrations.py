@@ -105,11 +105,34 @@ def test_migration_3_indexes_facts_by_their_normalised_value(tmp_path: Path) -> 
         "observed_at, valid_from, recorded_at) VALUES "
         "('f1', 'default', 'e1', 'Alice', 'editor', ' The Neovim. ', 's', 0, 0, 0)"
     )
-    assert migrations.apply(conn, 0) == [3, 4]
+    assert migrations.apply(conn, 0) == [3, 4, 5]
     indexes = {row[1] for row in conn.execute("PRAGMA index_list(facts)")}
-    assert {"facts_value", "facts_status"} <= indexes
+    assert {"facts_value", "facts_status", "facts_subject_value"} <= indexes
     conn.close()
     backend = SqliteBackend(str(path))
     with backend.read("default") as tx:
         assert [f.id for f in tx.facts_with_value("neovim")] == ["f1"]
     backend.close()
+
+
+def test_per_save_ledger_counts_read_only_an_index(tmp_path: Path) -> None:
+    """value_relations, relation_counts and subject_name run on every save: a plan that visits
+    the facts table reads a row per fact of a common value or of the user (thousands at 100k)."""
+    backend = SqliteBackend(str(tmp_path / "plans.db"))
+    issued: list[str] = []
+    try:
+        with backend.read("default") as tx:
+            tx.conn.set_trace_callback(issued.append)
+            tx.value_relations("neovim", ("active", "superseded"), exclude_subject="e1")
+            tx.subject_name("e1")
+            tx.relation_counts(["e1"], ("active", "superseded"))
+            tx.conn.set_trace_callback(None)
+            plans = [
+                " ".join(str(row[3]) for row in tx.conn.execute(f"EXPLAIN QUERY PLAN {sql}"))
+                for sql in issued
+                if sql.lstrip().upper().startswith("SELECT")
+            ]
+    finally:
+        backend.close()
+    assert len(plans) == 3
+    assert all("COVERING INDEX" in plan for plan in plans), plans

@@ -1,7 +1,9 @@
 """The write path: check input, enrich, embed, then write the memory, its links and its facts.
 
 Models (embedding, analysis) run before the write transaction, so no model runs while the
-store's write lock is held; `write_draft` then does only database work.
+store's write lock is held; `write_draft` then does only database work. The values and relation
+names the ledger's planning compares are embedded beforehand too (`read_statements`); only one
+the planning turns up from the ledger itself (a value read off a known key) is embedded later.
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ from mnemex.models import Fact, Memory, MemoryStatus, SaveResult, new_id
 from mnemex.retrieval.embed import from_bytes
 from mnemex.store.base import Tx
 from mnemex.temporal import ingest
+from mnemex.temporal.extract import Extraction
 
 SAVE_FIELDS = frozenset(
     {
@@ -64,6 +67,14 @@ class Draft:
     content_hash: str
     enrichment: dict[str, Any] = field(default_factory=dict)
     given: frozenset[str] = frozenset()  # optional fields the caller supplied
+    statements: Extraction | None = None  # what the ledger reads of it (see read_statements)
+
+    @property
+    def key(self) -> tuple[str, str, str] | None:
+        """(subject, relation, value) of a keyed write."""
+        if self.subject is None or self.relation is None or self.value is None:
+            return None
+        return (self.subject, self.relation, self.value)
 
 
 def draft_from(item: dict[str, Any], settings: Settings, prefix: str = "") -> Draft:
@@ -145,6 +156,15 @@ def enrich_drafts(
             enrich.enrich(engine.analyzer, draft, view, settings, vector)
 
 
+def read_statements(engine: Engine, tx: Tx, drafts: Sequence[Draft]) -> None:
+    """Read what each draft states for the ledger, and embed what planning its facts will
+    compare in one batch: before the write lock, so no model runs while it is held."""
+    for draft in drafts:
+        draft.statements = ingest.statements(draft.content, draft.key, engine.settings)
+    read = [draft.statements for draft in drafts if draft.statements is not None]
+    ingest.warm(tx, read, engine.similarity())
+
+
 def store_vector(
     engine: Engine, tx: Tx, memory_id: str, content_hash: str, vector: bytes | None
 ) -> None:
@@ -177,12 +197,16 @@ def write_draft(
             enrichment=draft.enrichment,
         )
     observed = draft.observed_at or now
-    key = None
-    if draft.subject is not None and draft.relation is not None and draft.value is not None:
-        key = (draft.subject, draft.relation, draft.value)
     categories = draft.enrichment.get("entity_categories")  # what kind a value is
     plan = ingest.prepare(
-        tx, draft.content, key, observed, settings, engine.similarity(), categories
+        tx,
+        draft.content,
+        draft.key,
+        observed,
+        settings,
+        engine.similarity(),
+        categories,
+        draft.statements,
     )
     if plan.restates is not None:
         return _restated(engine, tx, plan.restates, now)

@@ -157,6 +157,7 @@ class MemoryStore:
             vectors = self.engine.vectors_for(
                 tx, [d.content for d in drafts], [d.content_hash for d in drafts]
             )
+            saving.read_statements(self.engine, tx, drafts)
         saving.enrich_drafts(self.engine, self._store_reader(), drafts, vectors)
         now = self.now()
         with self._write() as tx:

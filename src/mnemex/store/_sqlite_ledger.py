@@ -200,6 +200,37 @@ class LedgerRows:
         ).fetchall()
         return [fact_from_row(row) for row in rows]
 
+    def fact_at(self, subject_id: str, relation: str, moment: int) -> Fact | None:
+        """The last history fact (active or superseded) of a key to start at or before `moment`
+        (microseconds), in the key's time order: the one whose window can hold `moment`."""
+        row = self.conn.execute(
+            f"SELECT {FACT_COLUMNS} FROM facts WHERE tenant = ? AND subject_id = ? "
+            "AND relation = ? AND valid_from <= ? AND status IN ('active', 'superseded') "
+            "ORDER BY valid_from DESC, recorded_at DESC, subject DESC, seq DESC LIMIT 1",
+            (self.tenant, subject_id, relation, moment),
+        ).fetchone()
+        return None if row is None else fact_from_row(row)
+
+    def key_neighbours(self, fact_id: str) -> tuple[Fact | None, Fact | None]:
+        """The history facts just before and just after a fact in its key's time order
+        (valid_from, then record time; the store's order breaks a tie), read by the key index."""
+        found: list[Fact | None] = []
+        for compare, order in (("<", "DESC"), (">", "ASC")):
+            row = self.conn.execute(
+                f"SELECT {FACT_COLUMNS} FROM facts WHERE tenant = ? "
+                "AND status IN ('active', 'superseded') "
+                "AND (subject_id, relation) = (SELECT subject_id, relation FROM facts f "
+                "WHERE f.tenant = ? AND f.id = ?) "
+                f"AND (valid_from, recorded_at, subject, seq) {compare} "
+                "(SELECT valid_from, recorded_at, subject, seq FROM facts f "
+                "WHERE f.tenant = ? AND f.id = ?) "
+                f"ORDER BY valid_from {order}, recorded_at {order}, subject {order}, seq {order} "
+                "LIMIT 1",
+                (self.tenant, self.tenant, fact_id, self.tenant, fact_id),
+            ).fetchone()
+            found.append(None if row is None else fact_from_row(row))
+        return found[0], found[1]
+
     def set_retraction(self, fact_id: str, ended: int, recorded: int) -> None:
         """Remember that a fact's value was retracted: when it ended and when that was recorded."""
         self._writable()
@@ -280,9 +311,14 @@ class LedgerRows:
         return found
 
     def facts_with_value(
-        self, value_key: str, limit: int = 1000, status: str | None = None
+        self,
+        value_key: str,
+        limit: int = 1000,
+        status: str | None = None,
+        subject_id: str | None = None,
     ) -> list[Fact]:
-        """Facts (any subject; any status, or `status`) whose object folds to `value_key`.
+        """Facts (any subject, or `subject_id`'s; any status, or `status`) whose object folds to
+        `value_key`.
 
         Reads the indexed `object_key` column (migration 3), set from the object on every write.
         """
@@ -290,6 +326,9 @@ class LedgerRows:
         if status is not None:
             where += " AND status = ?"
             params.append(status)
+        if subject_id is not None:
+            where += " AND subject_id = ?"
+            params.append(subject_id)
         rows = self.conn.execute(
             f"SELECT {FACT_COLUMNS} FROM facts WHERE {where} ORDER BY seq LIMIT ?",
             (*params, limit),

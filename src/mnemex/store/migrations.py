@@ -293,11 +293,30 @@ def _m004_facts_by_status(conn: Connection) -> None:
     conn.execute("CREATE INDEX facts_status ON facts (tenant, subject_id, status)")
 
 
+def _m005_ledger_read_indexes(conn: Connection) -> None:
+    """Reads the ledger makes on every save, without visiting a long history's rows: the
+    relations a value is held under (a common value has thousands of facts), a subject's
+    relations by status and its name, from an index alone; a subject's facts with one value.
+    The key index gains the status column (it keeps its columns' order, and its name)."""
+    run_script(
+        conn,
+        """
+        CREATE INDEX facts_value_relations ON facts (tenant, object_key, status, relation,
+            subject_id);
+        DROP INDEX facts_key;
+        CREATE INDEX facts_key ON facts (tenant, subject_id, relation, valid_from, status);
+        CREATE INDEX facts_subject_name ON facts (tenant, subject_id, subject);
+        CREATE INDEX facts_subject_value ON facts (tenant, subject_id, object_key);
+        """,
+    )
+
+
 MIGRATIONS: list[tuple[int, str, Callable[[Connection], None]]] = [
     (1, "core", _m001_core),
     (2, "tokens", _m002_tokens),
     (3, "fact values", _m003_fact_values),
     (4, "facts by status", _m004_facts_by_status),
+    (5, "ledger read indexes", _m005_ledger_read_indexes),
 ]
 
 

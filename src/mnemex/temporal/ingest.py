@@ -23,9 +23,9 @@ from mnemex.temporal.extract import USER, Extraction, Triple, extract, looks_nam
 from mnemex.temporal.history import ACTIVE, PENDING, SUPERSEDED
 from mnemex.temporal.infer import KeyChoice, choose, choose_named
 from mnemex.temporal.keyguess import UNKNOWN
-from mnemex.temporal.ledger import Claim, Outcome, place, record, restated, retract
+from mnemex.temporal.ledger import Claim, Outcome, place, record, repeats, retract
 from mnemex.temporal.relations import normalize_relation
-from mnemex.temporal.similarity import Similarity
+from mnemex.temporal.similarity import Similarity, phrase
 from mnemex.temporal.values import same_value, value_key
 
 OPEN_REVIEWS = 1_000  # open reviews searched for a parked fact's (a person's queue: short)
@@ -69,6 +69,38 @@ def keyed_triple(content: str, subject: str, relation: str, value: str) -> Tripl
     )
 
 
+def statements(
+    content: str, key: tuple[str, str, str] | None, settings: Settings
+) -> Extraction | None:
+    """What `content` states for the ledger: its key's triple for a keyed write, else what
+    temporal/extract.py reads (None when extraction is off)."""
+    if key is not None:
+        return Extraction(triples=[keyed_triple(content, *key)], clauses=1)
+    return extract(content) if settings.ledger_extract else None
+
+
+def warm(tx: Tx, extractions: Sequence[Extraction], similarity: Similarity) -> None:
+    """Embed, in one batch, what planning these statements will compare: their values and
+    relations, and their subjects' current values and keys (read here, before the write lock).
+
+    Planning also compares what it reads off the ledger later (anchored values, bound keys);
+    those few are embedded when first needed.
+    """
+    texts: list[str] = []
+    subjects: dict[str, None] = {}
+    for extraction in extractions:
+        for triple in extraction.triples:
+            texts += [triple.value, *([] if triple.previous is None else [triple.previous])]
+            texts += [] if triple.relation is None else [phrase(triple.relation)]
+            subjects[triple.subject] = None
+    for name in subjects:
+        entity = tx.find_entity(name)
+        if entity is not None:
+            for fact in tx.facts_for_key(entity.id, None, (ACTIVE,)):
+                texts += [fact.object, phrase(fact.relation)]
+    similarity.warm(list(dict.fromkeys(texts)))
+
+
 def prepare(
     tx: Tx,
     content: str,
@@ -77,17 +109,17 @@ def prepare(
     settings: Settings,
     similarity: Similarity,
     categories: dict[str, str] | None = None,
+    extraction: Extraction | None = None,
 ) -> Plan:
     """Choose the key of every fact `content` states; detect a pure restatement.
 
     `categories`: analysis's entity category of names in `content` (what kind a value is).
+    `extraction`: `statements(content, key, settings)` when the caller has read it already.
     """
     tx = cast(Tx, _ReadMemo(tx))  # nothing is written before apply(): repeated reads are shared
-    if key is not None:
-        extraction = Extraction(triples=[keyed_triple(content, *key)], clauses=1)
-    elif settings.ledger_extract:
-        extraction = extract(content)
-    else:
+    if extraction is None:
+        extraction = statements(content, key, settings)
+    if extraction is None:
         return Plan()
     plan = Plan(entities=list(extraction.entities))
     unread = extraction.unread[:ANCHORED_CLAUSES]
@@ -142,8 +174,8 @@ def _overrides_quietly(tx: Tx, triple: Triple, relation: str) -> bool:
     if subject is None:
         return False
     return any(
-        f.status == ACTIVE and not same_value(f.object, triple.value)
-        for f in tx.facts_for_key(subject.id, relation)
+        not same_value(f.object, triple.value)
+        for f in tx.facts_for_key(subject.id, relation, (ACTIVE,))
     )
 
 
@@ -195,8 +227,7 @@ def _restatement(tx: Tx, plan: Plan, extraction: Extraction, observed: datetime)
         found = tx.find_entity(item.triple.subject)
         if found is None or item.choice.relation is None:
             return None
-        facts = tx.facts_for_key(found.id, item.choice.relation)
-        repeated = restated(facts, item.triple.value, observed)
+        repeated = repeats(tx, found.id, item.choice.relation, item.triple.value, observed)
         if repeated is None or repeated.memory_id is None:
             return None
     return repeated
@@ -253,7 +284,7 @@ def bind_unknown(
         key = str(choice.relation) if mapped else relation
         if fact.relation != UNKNOWN and not _confirms(tx, fact, key, now):
             continue
-        if restated(tx.facts_for_key(fact.subject_id, key), fact.object, fact.observed_at):
+        if repeats(tx, fact.subject_id, key, fact.object, fact.observed_at):
             tx.update_fact(fact.id, {"status": "archived", "relation": key})
             continue
         tx.update_fact(fact.id, {"status": SUPERSEDED, "relation": key, "recorded_at": now})

@@ -66,6 +66,13 @@ def restated(facts: list[Fact], value: str, observed: datetime) -> Fact | None:
     return None
 
 
+def repeats(tx: Tx, subject_id: str, relation: str, value: str, observed: datetime) -> Fact | None:
+    """`restated` for one key, read from the one fact whose window can hold `observed` (the
+    windows of a key do not overlap) instead of the key's whole history."""
+    held = tx.fact_at(subject_id, relation, to_micros(observed))
+    return None if held is None else restated([held], value, observed)
+
+
 def current_of(facts: list[Fact]) -> Fact | None:
     """The active fact among a key's facts."""
     return next((f for f in facts if f.status == ACTIVE), None)
@@ -77,15 +84,15 @@ def record(
     """Add one observation to its key; `pending` parks it for review instead (nothing changes)."""
     now_us = to_micros(now)
     subject_id = tx.upsert_entity(claim.subject, now=now_us)[0]
-    facts = tx.facts_for_key(subject_id, claim.relation)
     if not pending:
-        repeated = restated(facts, claim.value, claim.observed_at)
+        repeated = repeats(tx, subject_id, claim.relation, claim.value, claim.observed_at)
         if repeated is not None:
             return Outcome("unchanged", repeated)
     valid_from = claim.observed_at
-    current = current_of(facts)
-    if claim.correction and current is not None and claim.observed_at >= current.valid_from:
-        valid_from = current.valid_from  # the corrected value never held: replace it outright
+    if claim.correction:
+        current = current_of(tx.facts_for_key(subject_id, claim.relation, (ACTIVE,)))
+        if current is not None and claim.observed_at >= current.valid_from:
+            valid_from = current.valid_from  # the corrected value never held: replace it outright
     object_entity = tx.find_entity(claim.value)
     fact = Fact(
         id=new_id("fct"),
@@ -110,15 +117,14 @@ def record(
     if pending:
         tx.log_event("fact_pending", now_us, fact.id, {"relation": fact.relation})
         return Outcome("pending", fact)
-    # The key as stored now: what was read above, and the new fact last (the store lists a key's
-    # facts in insertion order after their time order, and the layout sorts stably by time).
-    return place(tx, fact, now, [*facts, fact])
+    return place(tx, fact, now, inserted=True)
 
 
-def place(tx: Tx, fact: Fact, now: datetime, key: list[Fact] | None = None) -> Outcome:
-    """Re-lay the key of a just-inserted history fact and report what it did (`key`: the key's
-    facts as stored, when the caller has them)."""
-    demoted = relay(tx, fact.subject_id, fact.relation, key)
+def place(tx: Tx, fact: Fact, now: datetime, *, inserted: bool = False) -> Outcome:
+    """Re-lay the key of a history fact just written and report what it did (`inserted`: the
+    fact is new, so only its own window and its predecessor's change)."""
+    relaid = _relay_inserted if inserted else _relay_fact
+    demoted = relaid(tx, fact)
     placed = tx.get_fact(fact.id)
     assert placed is not None  # inserted in this transaction
     superseded = [f for f in demoted if f.id != fact.id]
@@ -135,14 +141,28 @@ def place(tx: Tx, fact: Fact, now: datetime, key: list[Fact] | None = None) -> O
     return Outcome(action, placed, superseded)
 
 
-def relay(tx: Tx, subject_id: str, relation: str, facts: list[Fact] | None = None) -> list[Fact]:
-    """Store the window layout of one key; returns the facts that stopped being current.
+def relay(tx: Tx, subject_id: str, relation: str) -> list[Fact]:
+    """Store the window layout of one key; returns the facts that stopped being current."""
+    facts = tx.facts_for_key(subject_id, relation)
+    return _store_layout(tx, facts, windows(facts, retractions_of(tx, facts)))
 
-    `facts`: the key's facts as stored, in the store's order, when the caller just read them.
-    """
-    if facts is None:
-        facts = tx.facts_for_key(subject_id, relation)
-    layout = windows(facts, retractions_of(tx, facts))
+
+def _relay_fact(tx: Tx, fact: Fact) -> list[Fact]:
+    return relay(tx, fact.subject_id, fact.relation)
+
+
+def _relay_inserted(tx: Tx, fact: Fact) -> list[Fact]:
+    """`relay` after inserting one history fact, reading only its neighbours: a window ends
+    where the next fact's starts (or at its retraction), so the new fact changes only its own
+    window and its predecessor's; the rest of a long history stays as it was laid."""
+    before, after = tx.key_neighbours(fact.id)
+    near = [f for f in (before, fact, after) if f is not None]
+    layout = windows(near, retractions_of(tx, near))  # `after` is laid as if last: not stored
+    return _store_layout(tx, [f for f in (before, fact) if f is not None], layout)
+
+
+def _store_layout(tx: Tx, facts: list[Fact], layout: dict[str, Window]) -> list[Fact]:
+    """Write the windows of `facts` that changed; returns the facts that stopped being current."""
     changes = [(f, layout[f.id]) for f in facts if f.id in layout and _differs(f, layout[f.id])]
     # Demote before promoting, so the unique index never sees two active values at once.
     changes.sort(key=lambda change: change[1].status == ACTIVE)

@@ -32,6 +32,8 @@ class Similarity(Protocol):
 
     def values(self, a: str, b: Sequence[str]) -> list[float] | None: ...
 
+    def warm(self, texts: Sequence[str]) -> None: ...
+
 
 class LexicalSimilarity:
     """Relation names compared by their words only."""
@@ -45,6 +47,9 @@ class LexicalSimilarity:
     def values(self, a: str, b: Sequence[str]) -> list[float] | None:
         """No similarity of value strings without a model."""
         return None
+
+    def warm(self, texts: Sequence[str]) -> None:
+        """Nothing to prepare: words are compared as they come."""
 
 
 class EmbeddingSimilarity(LexicalSimilarity):
@@ -64,6 +69,12 @@ class EmbeddingSimilarity(LexicalSimilarity):
                     self._cache.clear()
                 self._cache[text] = vector
         return np.stack([self._cache[t] for t in texts])
+
+    def warm(self, texts: Sequence[str]) -> None:
+        """Embed, in one batch, the texts (values, relation phrases) a later comparison needs:
+        a save does this before taking the write lock, so no model runs while it is held."""
+        if texts:
+            self._vectors(texts)
 
     def relations(self, a: str, b: Sequence[str]) -> list[float]:
         """Lexical similarity blended with embedding cosine, for each name in `b`."""
