@@ -25,6 +25,7 @@ from mnemex.temporal.similarity import Similarity
 from mnemex.temporal.values import same_value, value_key
 
 SHARED_KEYS = 50  # the store's most used relations that any subject's statement may join
+HELD_VALUES = 100_000  # a subject's facts holding one value, read for a key guess (all, really)
 Decision = Literal["exact", "alias", "auto", "review", "new", "inferred", "suggested", "unresolved"]
 
 
@@ -113,6 +114,20 @@ def _holding(facts: list[Fact], value: str | None) -> str | None:
     )
 
 
+def _guess_facts(tx: Tx, subject_id: str | None, values: list[str | None]) -> list[Fact]:
+    """What a key guess reads of a subject: its current facts, and its history facts holding
+    one of `values` (the rest of a long history says nothing about them), in the store's order."""
+    if subject_id is None:
+        return []
+    found = {f.id: f for f in tx.facts_for_key(subject_id, None, (ACTIVE,))}
+    for key in dict.fromkeys(value_key(v) for v in values if v is not None):
+        held = tx.facts_with_value(key, limit=HELD_VALUES, subject_id=subject_id)
+        found.update((f.id, f) for f in held if f.status in LEDGER_STATUSES)
+    return sorted(
+        found.values(), key=lambda f: (f.subject, f.relation, f.valid_from, f.recorded_at)
+    )
+
+
 def choose_for_value(
     tx: Tx,
     subject_id: str | None,
@@ -127,7 +142,7 @@ def choose_for_value(
     fact waits for a person (a `supersede` review); below, the statement is kept with its key
     unknown until its value is recorded under a key (ingest.bind_unknown).
     """
-    own = [] if subject_id is None else tx.facts_for_key(subject_id, None)
+    own = _guess_facts(tx, subject_id, [triple.value, triple.previous])
     elsewhere = Counter(
         tx.value_relations(value_key(triple.value), LEDGER_STATUSES, exclude_subject=subject_id)
     )
@@ -153,7 +168,7 @@ def _kind_overrides(triple: Triple, category: str | None) -> bool:
 
 def _ledger_key(tx: Tx, subject_id: str | None, triple: Triple) -> str | None:
     """The key the ledger already holds this value under: the subject's, else other subjects'."""
-    own = [] if subject_id is None else tx.facts_for_key(subject_id, None)
+    own = _guess_facts(tx, subject_id, [triple.value, triple.previous])
     holder = _holding(own, triple.previous)
     if holder is not None:
         return holder

@@ -21,7 +21,7 @@ from mnemex.store.base import Tx
 from mnemex.temporal import anchor
 from mnemex.temporal.extract import USER, Extraction, Triple, extract, looks_named
 from mnemex.temporal.history import ACTIVE, PENDING, SUPERSEDED
-from mnemex.temporal.infer import KeyChoice, choose, choose_named
+from mnemex.temporal.infer import SHARED_KEYS, KeyChoice, choose, choose_named, relation_names
 from mnemex.temporal.keyguess import UNKNOWN
 from mnemex.temporal.ledger import Claim, Outcome, place, record, repeats, retract
 from mnemex.temporal.relations import normalize_relation
@@ -80,24 +80,28 @@ def statements(
 
 
 def warm(tx: Tx, extractions: Sequence[Extraction], similarity: Similarity) -> None:
-    """Embed, in one batch, what planning these statements will compare: their values and
-    relations, and their subjects' current values and keys (read here, before the write lock).
+    """Embed, in one batch, what choosing these statements' keys will compare (infer.py),
+    reading the ledger here, before the write lock: a stated relation that is not yet one of its
+    subject's keys against those keys and the store's common ones; a value stated with no
+    relation against its subject's current values.
 
-    Planning also compares what it reads off the ledger later (anchored values, bound keys);
-    those few are embedded when first needed.
+    Planning also compares what it turns up later (a relation guessed from a value, a value
+    read off a known key); those are embedded when first needed, then kept.
     """
+    if similarity.mode == "lexical":
+        return  # words are compared as they come: nothing to embed
     texts: list[str] = []
-    subjects: dict[str, None] = {}
-    for extraction in extractions:
-        for triple in extraction.triples:
-            texts += [triple.value, *([] if triple.previous is None else [triple.previous])]
-            texts += [] if triple.relation is None else [phrase(triple.relation)]
-            subjects[triple.subject] = None
-    for name in subjects:
-        entity = tx.find_entity(name)
-        if entity is not None:
-            for fact in tx.facts_for_key(entity.id, None, (ACTIVE,)):
-                texts += [fact.object, phrase(fact.relation)]
+    for triple in (t for extraction in extractions for t in extraction.triples):
+        entity = tx.find_entity(triple.subject)
+        subject_id = None if entity is None else entity.id
+        if triple.relation is not None:
+            own = [] if subject_id is None else relation_names(tx, subject_id)
+            if triple.relation not in own:
+                shared = tx.fact_relations(SHARED_KEYS)
+                texts += [phrase(name) for name in (triple.relation, *own, *shared)]
+        if (triple.relation is None or triple.implied) and subject_id is not None:
+            current = [f.object for f in tx.facts_for_key(subject_id, None, (ACTIVE,))]
+            texts += [triple.value, *current] if len(current) >= 2 else []
     similarity.warm(list(dict.fromkeys(texts)))
 
 
