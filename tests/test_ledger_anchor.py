@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from mnemex import MemoryStore
+from mnemex.temporal.lookup import names_relation, query_words, relation_match
 
 KNOWN = ["Carol's editor is Vim.", "Dave's editor is Emacs.", "Dave's city is Oslo."]
 
@@ -125,3 +128,55 @@ def test_a_guessed_key_never_quietly_replaces_a_current_value(store: MemoryStore
     store.save("My bank is Barclays.")
     store.save("I bank with Starling now.")
     assert store.facts("user", "bank")[0].object == "Starling"
+
+
+RELATION_NAMES = [
+    "editor",
+    "home_city",
+    "main_db",
+    "runs_on",
+    "favourite_programming_language",
+    "job_on_monday",
+    "parking_spot",
+    "deploy_tool",
+    "employer",
+    "birthday",
+]
+QUESTION_WORDS = [
+    "editor",
+    "edit",
+    "city",
+    "home",
+    "database",
+    "db",
+    "run",
+    "running",
+    "on",
+    "language",
+    "programming",
+    "favourite",
+    "job",
+    "monday",
+    "parking",
+    "spot",
+    "deploy",
+    "tool",
+    "works",
+    "born",
+    "where",
+    "what",
+    "use",
+    "lives",
+]
+
+
+@given(
+    relation=st.sampled_from(RELATION_NAMES)
+    | st.from_regex(r"[a-z]{2,9}(_[a-z]{2,9}){0,3}", fullmatch=True),
+    chosen=st.lists(st.sampled_from(QUESTION_WORDS), max_size=8),
+)
+def test_names_relation_is_a_full_relation_match(relation: str, chosen: list[str]) -> None:
+    """Anchoring tests "does the clause name this relation" without scoring cues: the same
+    answer as `relation_match(...) >= 1`, for any relation name and wording."""
+    words = query_words(" ".join(chosen))
+    assert names_relation(relation, words) == (relation_match(relation, words) >= 1)

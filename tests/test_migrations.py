@@ -115,7 +115,7 @@ def test_migration_3_indexes_facts_by_their_normalised_value(tmp_path: Path) -> 
     backend.close()
 
 
-def test_per_save_ledger_counts_read_only_an_index(tmp_path: Path) -> None:
+def test_per_save_ledger_reads_use_a_narrow_index(tmp_path: Path) -> None:
     """value_relations, relation_counts and subject_name run on every save: a plan that visits
     the facts table reads a row per fact of a common value or of the user (thousands at 100k)."""
     backend = SqliteBackend(str(tmp_path / "plans.db"))
@@ -126,6 +126,10 @@ def test_per_save_ledger_counts_read_only_an_index(tmp_path: Path) -> None:
             tx.value_relations("neovim", ("active", "superseded"), exclude_subject="e1")
             tx.subject_name("e1")
             tx.relation_counts(["e1"], ("active", "superseded"))
+            tx.facts_with_value("neovim", status="pending")
+            tx.facts_with_value("neovim", subject_id="e1")
+            tx.facts_for_key("e1", "editor")
+            tx.facts_for_key("e1", None, ("active", "pending"))
             tx.conn.set_trace_callback(None)
             plans = [
                 " ".join(str(row[3]) for row in tx.conn.execute(f"EXPLAIN QUERY PLAN {sql}"))
@@ -134,5 +138,12 @@ def test_per_save_ledger_counts_read_only_an_index(tmp_path: Path) -> None:
             ]
     finally:
         backend.close()
-    assert len(plans) == 3
-    assert all("COVERING INDEX" in plan for plan in plans), plans
+    assert len(plans) == 7
+    assert all("COVERING INDEX" in plan for plan in plans[:3]), plans
+    # A status or a subject narrows a value's facts by index, not by reading each of them.
+    assert "facts_value_relations (tenant=? AND object_key=? AND status=?)" in plans[3], plans
+    assert "facts_subject_value (tenant=? AND subject_id=? AND object_key=?)" in plans[4], plans
+    # One key's history, or a subject's current facts: not every fact of the subject (the
+    # user has thousands), whichever index would also give the order the store lists them in.
+    assert "facts_key (tenant=? AND subject_id=? AND relation=?)" in plans[5], plans
+    assert "facts_status (tenant=? AND subject_id=? AND status=?)" in plans[6], plans

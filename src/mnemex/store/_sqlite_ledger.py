@@ -193,9 +193,11 @@ class LedgerRows:
         if statuses:
             clauses.append(f"status IN ({','.join('?' * len(statuses))})")
             params.extend(statuses)
+        # `+subject`: the rows are few, sort them; ordering through facts_subject_name would
+        # read every fact of the subject (thousands for the user) to keep one key's.
         rows = self.conn.execute(
             f"SELECT {FACT_COLUMNS} FROM facts WHERE {' AND '.join(clauses)} "
-            "ORDER BY subject, relation, valid_from, recorded_at, seq",
+            "ORDER BY +subject, relation, valid_from, recorded_at, seq",
             params,
         ).fetchall()
         return [fact_from_row(row) for row in rows]
@@ -329,8 +331,11 @@ class LedgerRows:
         if subject_id is not None:
             where += " AND subject_id = ?"
             params.append(subject_id)
+        # Narrowed, few rows match: `+seq` sorts them rather than walk every fact of a common
+        # value in the value index's seq order (SQLite prefers the index that avoids a sort).
+        order = "seq" if status is None and subject_id is None else "+seq"
         rows = self.conn.execute(
-            f"SELECT {FACT_COLUMNS} FROM facts WHERE {where} ORDER BY seq LIMIT ?",
+            f"SELECT {FACT_COLUMNS} FROM facts WHERE {where} ORDER BY {order} LIMIT ?",
             (*params, limit),
         ).fetchall()
         return [fact_from_row(row) for row in rows]

@@ -22,7 +22,7 @@ from mnemex.models import Fact
 from mnemex.store.base import Tx
 from mnemex.temporal.extract import USER, Triple
 from mnemex.temporal.history import ACTIVE, LEDGER_STATUSES
-from mnemex.temporal.lookup import query_words, relation_match
+from mnemex.temporal.lookup import names_relation, query_words
 from mnemex.temporal.values import same_value, value_key
 
 # A name: capitalised words ("VS Code", "Arch Linux", "Argo CD") or an identifier ("host-3").
@@ -160,9 +160,7 @@ def read(tx: Tx, clause: str, statement: str, *, spoken: bool = False) -> Triple
     subject_id = subjects[max(before)] if before else subjects[min(subjects)]
     own = tx.facts_for_key(subject_id, None, (ACTIVE,))  # what the subject holds now
     words = query_words(clause)
-    mentioned = [
-        r for r in tx.fact_relations(RELATIONS_CONSIDERED) if relation_match(r, words) >= 1
-    ]
+    mentioned = [r for r in tx.fact_relations(RELATIONS_CONSIDERED) if names_relation(r, words)]
     known = {span.start: _value_relations(tx, span) for span in values}
     left = None if spoken else _left_value(clause, values, own)
     relation = (

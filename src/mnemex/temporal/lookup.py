@@ -116,6 +116,15 @@ def relation_match(relation: str, words: set[str]) -> float:
     return max(direct, cue) + head + named
 
 
+def names_relation(relation: str, words: set[str]) -> bool:
+    """Whether a query names every core word of a relation: `relation_match(...) >= 1` without
+    scoring cues (a cue scores 0.75 and a bonus 0.03 at most, so only all the words reach 1)."""
+    parts = _parts(relation)
+    if len(parts) > 30:  # (n - 1) / n + 0.03 would reach 1: score it
+        return relation_match(relation, words) >= 1
+    return all(_present(part, words) for part in parts)
+
+
 def mentioned(tx: Tx, text: str) -> list[str]:
     """Entity ids named in the query (up to three words each), the user for "I"/"my"."""
     tokens = [t for t in _TOKEN.findall(text.replace("'s ", " ").replace("’s ", " "))]
