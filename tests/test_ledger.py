@@ -264,6 +264,9 @@ def test_the_stores_fact_reads_match_the_full_history(store: MemoryStore) -> Non
         assert tx.has_facts(alice.id)
         assert not tx.has_facts("ent_nobody") and tx.subject_name("ent_nobody") is None
         assert tx.entity_ids(["ALICE", "nobody", "alice"]) == {"ALICE": alice.id, "alice": alice.id}
+        held = [f for f in tx.facts_with_value("vim") if f.subject_id == alice.id]
+        assert held and tx.facts_with_value("vim", subject_id=alice.id) == held
+        assert tx.facts_with_value("vim", subject_id="ent_nobody") == []
 
 
 def test_fact_at_and_key_neighbours_follow_the_keys_time_order(
