@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from mnemex.models import Fact
 from mnemex.store.base import Tx
 from mnemex.temporal.extract import USER, Triple
-from mnemex.temporal.history import ACTIVE, LEDGER_STATUSES
+from mnemex.temporal.history import ACTIVE, LEDGER_STATUSES, store_order
 from mnemex.temporal.lookup import names_relation, query_words
 from mnemex.temporal.values import same_value, value_key
 
@@ -158,11 +158,10 @@ def read(tx: Tx, clause: str, statement: str, *, spoken: bool = False) -> Triple
     first = min(values, key=lambda s: s.start)
     before = [start for start in subjects if start < first.start]
     subject_id = subjects[max(before)] if before else subjects[min(subjects)]
-    own = tx.facts_for_key(subject_id, None, (ACTIVE,))  # what the subject holds now
     words = query_words(clause)
     mentioned = [r for r in tx.fact_relations(RELATIONS_CONSIDERED) if names_relation(r, words)]
     known = {span.start: _value_relations(tx, span) for span in values}
-    left = None if spoken else _left_value(clause, values, own)
+    left = None if spoken else _left_value(clause, values, _held(tx, subject_id, values))
     relation = (
         left[1] if left is not None and not mentioned else _relation(mentioned, known, values)
     )
@@ -179,7 +178,7 @@ def read(tx: Tx, clause: str, statement: str, *, spoken: bool = False) -> Triple
         if relation in known[s.start]
         or (not known[s.start] and opened and s.start > subject_at and _capitalised(s))
     ]
-    holding = [f.object for f in own if f.status == ACTIVE and f.relation == relation]
+    holding = [f.object for f in tx.facts_for_key(subject_id, relation, (ACTIVE,))]
     old = [s for s in candidates if _is_old(clause, s, holding)]
     new = [s for s in candidates if s not in old]
     if not new:
@@ -199,8 +198,20 @@ def read(tx: Tx, clause: str, statement: str, *, spoken: bool = False) -> Triple
     )
 
 
+def _held(tx: Tx, subject_id: str, values: list[Span]) -> list[Fact]:
+    """The subject's current facts holding one of the clause's values, in the store's order (a
+    subject can hold hundreds of keys; these few are all `_left_value` looks at)."""
+    found: dict[str, Fact] = {}
+    for key in dict.fromkeys(value_key(span.text) for span in values):
+        found.update(
+            (f.id, f) for f in tx.facts_with_value(key, status=ACTIVE, subject_id=subject_id)
+        )
+    return sorted(found.values(), key=store_order)
+
+
 def _left_value(clause: str, values: list[Span], own: list[Fact]) -> tuple[Span, str] | None:
-    """A value the subject holds now that the clause leaves behind, and its key.
+    """A value the subject holds now (among `own`, its current facts) that the clause leaves
+    behind, and its key.
 
     Left: a cue word right before it ("dropped Vim", "from Vim"), or a change word in the clause
     ("Vim is out, switched to Helix").

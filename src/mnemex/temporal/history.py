@@ -47,6 +47,12 @@ def order_key(fact: Fact) -> tuple[datetime, datetime]:
     return (fact.valid_from, fact.recorded_at)
 
 
+def store_order(fact: Fact) -> tuple[str, str, datetime, datetime]:
+    """The order the store lists facts in (`Tx.facts_for_key`), for facts read some other way;
+    a stable sort keeps ties in the order they were read."""
+    return (fact.subject, fact.relation, fact.valid_from, fact.recorded_at)
+
+
 def retractions_of(tx: Tx, facts: Iterable[Fact]) -> Retractions:
     """The retractions recorded for some facts."""
     found = tx.retractions([f.id for f in facts])

@@ -20,7 +20,7 @@ from mnemex.models import Fact
 from mnemex.store.base import Tx
 from mnemex.temporal import keyguess, kinds
 from mnemex.temporal.extract import Triple
-from mnemex.temporal.history import ACTIVE, LEDGER_STATUSES
+from mnemex.temporal.history import ACTIVE, LEDGER_STATUSES, store_order
 from mnemex.temporal.similarity import Similarity
 from mnemex.temporal.values import same_value, value_key
 
@@ -123,9 +123,7 @@ def _guess_facts(tx: Tx, subject_id: str | None, values: list[str | None]) -> li
     for key in dict.fromkeys(value_key(v) for v in values if v is not None):
         held = tx.facts_with_value(key, limit=HELD_VALUES, subject_id=subject_id)
         found.update((f.id, f) for f in held if f.status in LEDGER_STATUSES)
-    return sorted(
-        found.values(), key=lambda f: (f.subject, f.relation, f.valid_from, f.recorded_at)
-    )
+    return sorted(found.values(), key=store_order)
 
 
 def choose_for_value(
