@@ -157,8 +157,8 @@ def enrich_drafts(
 
 
 def read_statements(engine: Engine, tx: Tx, drafts: Sequence[Draft]) -> None:
-    """Read what each draft states for the ledger, and embed what planning its facts will
-    compare in one batch: before the write lock, so no model runs while it is held."""
+    """Read what each draft states for the ledger, and embed what choosing its facts' keys will
+    compare, in one batch before the write lock (see the module's note on what is left)."""
     for draft in drafts:
         draft.statements = ingest.statements(draft.content, draft.key, engine.settings)
     read = [draft.statements for draft in drafts if draft.statements is not None]

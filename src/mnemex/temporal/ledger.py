@@ -123,8 +123,7 @@ def record(
 def place(tx: Tx, fact: Fact, now: datetime, *, inserted: bool = False) -> Outcome:
     """Re-lay the key of a history fact just written and report what it did (`inserted`: the
     fact is new, so only its own window and its predecessor's change)."""
-    relaid = _relay_inserted if inserted else _relay_fact
-    demoted = relaid(tx, fact)
+    demoted = _relay_inserted(tx, fact) if inserted else relay(tx, fact.subject_id, fact.relation)
     placed = tx.get_fact(fact.id)
     assert placed is not None  # inserted in this transaction
     superseded = [f for f in demoted if f.id != fact.id]
@@ -145,10 +144,6 @@ def relay(tx: Tx, subject_id: str, relation: str) -> list[Fact]:
     """Store the window layout of one key; returns the facts that stopped being current."""
     facts = tx.facts_for_key(subject_id, relation)
     return _store_layout(tx, facts, windows(facts, retractions_of(tx, facts)))
-
-
-def _relay_fact(tx: Tx, fact: Fact) -> list[Fact]:
-    return relay(tx, fact.subject_id, fact.relation)
 
 
 def _relay_inserted(tx: Tx, fact: Fact) -> list[Fact]:
