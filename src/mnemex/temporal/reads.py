@@ -8,6 +8,7 @@ from mnemex.models import Fact
 from mnemex.store.base import Tx
 from mnemex.temporal.extract import USER
 from mnemex.temporal.history import (
+    ACTIVE,
     LEDGER_STATUSES,
     PENDING,
     order_key,
@@ -41,7 +42,8 @@ def facts(
     if subject_id == _UNKNOWN:
         return []
     name = None if relation is None else normalize_relation(relation)
-    rows = tx.facts_for_key(subject_id, name or None)
+    current_only = as_of is None and not include_history  # no need to read the history
+    rows = tx.facts_for_key(subject_id, name or None, (ACTIVE,) if current_only else ())
     if as_of is None:
         return view(rows, None, include_history)
     return view(rows, as_of, include_history, retractions_of(tx, rows), withdrawals_of(tx, rows))
