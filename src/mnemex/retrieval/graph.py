@@ -162,8 +162,7 @@ class MemoryGraph:
         targets = np.fromiter(chain(named for named, _ in links), np.int64, count=total)
         weights = np.fromiter(chain(weight for _, weight in links), np.float64, count=total)
         positions = np.repeat(np.arange(len(memory_ids), dtype=np.int64), counts)
-        rows = self.timeline.rows(memory_ids)
-        live = self.timeline.live[np.maximum(rows, 0)] & (rows >= 0)
+        live = self.timeline.alive(self.timeline.rows(memory_ids))
         # A memory is among its entities' members exactly while the timeline holds it live.
         keep = self.known[targets] & live[positions]
         return positions[keep], targets[keep], weights[keep]

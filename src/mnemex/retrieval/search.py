@@ -141,7 +141,7 @@ def passing(tx: Tx, graph: MemoryGraph | None, ids: list[str], flt: MemoryFilter
         return set(tx.filter_ids(ids, flt)) if ids else set()
     with graph.lock:
         rows = graph.timeline.rows(ids)
-        live = graph.timeline.live[np.maximum(rows, 0)] & (rows >= 0)
+        live = graph.timeline.alive(rows)
     allowed = {m for m, ok in zip(ids, live.tolist(), strict=True) if ok}
     unknown = [m for m, row in zip(ids, rows.tolist(), strict=True) if row < 0]
     if unknown:
