@@ -90,6 +90,7 @@ def warm(tx: Tx, extractions: Sequence[Extraction], similarity: Similarity) -> N
     """
     if similarity.mode == "lexical":
         return  # words are compared as they come: nothing to embed
+    tx = cast(Tx, _ReadMemo(tx))  # a batch names the same subjects again and again
     texts: list[str] = []
     for triple in (t for extraction in extractions for t in extraction.triples):
         entity = tx.find_entity(triple.subject)
