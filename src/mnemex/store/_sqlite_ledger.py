@@ -33,6 +33,13 @@ _FACT_UPDATABLE = {
     "recorded_at",
 }
 _FACT_TIMES = {"valid_from", "valid_to", "recorded_at"}
+# A key's time order as the ledger lays it out: valid_from, then record time, then the order
+# facts_for_key lists ties in (history.order_key over the store's order).
+_KEY_ORDER = ("valid_from", "recorded_at", "subject", "seq")
+
+
+def _key_order(direction: str) -> str:
+    return ", ".join(f"{column} {direction}" for column in _KEY_ORDER)
 
 
 def fact_from_row(row: Sequence[Any]) -> Fact:
@@ -208,7 +215,7 @@ class LedgerRows:
         row = self.conn.execute(
             f"SELECT {FACT_COLUMNS} FROM facts WHERE tenant = ? AND subject_id = ? "
             "AND relation = ? AND valid_from <= ? AND status IN ('active', 'superseded') "
-            "ORDER BY valid_from DESC, recorded_at DESC, subject DESC, seq DESC LIMIT 1",
+            f"ORDER BY {_key_order('DESC')} LIMIT 1",
             (self.tenant, subject_id, relation, moment),
         ).fetchone()
         return None if row is None else fact_from_row(row)
@@ -223,11 +230,9 @@ class LedgerRows:
                 "AND status IN ('active', 'superseded') "
                 "AND (subject_id, relation) = (SELECT subject_id, relation FROM facts f "
                 "WHERE f.tenant = ? AND f.id = ?) "
-                f"AND (valid_from, recorded_at, subject, seq) {compare} "
-                "(SELECT valid_from, recorded_at, subject, seq FROM facts f "
-                "WHERE f.tenant = ? AND f.id = ?) "
-                f"ORDER BY valid_from {order}, recorded_at {order}, subject {order}, seq {order} "
-                "LIMIT 1",
+                f"AND ({', '.join(_KEY_ORDER)}) {compare} "
+                f"(SELECT {', '.join(_KEY_ORDER)} FROM facts f WHERE f.tenant = ? AND f.id = ?) "
+                f"ORDER BY {_key_order(order)} LIMIT 1",
                 (self.tenant, self.tenant, fact_id, self.tenant, fact_id),
             ).fetchone()
             found.append(None if row is None else fact_from_row(row))
