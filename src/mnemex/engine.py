@@ -13,7 +13,7 @@ from mnemex.clock import MICROS_PER_DAY, Clock, to_micros
 from mnemex.config import Settings
 from mnemex.errors import NotFoundError
 from mnemex.models import Memory
-from mnemex.retrieval import lexical
+from mnemex.retrieval.bm25 import LexicalIndex
 from mnemex.retrieval.embed import Embedder, load_embedder, to_bytes
 from mnemex.retrieval.graph import MemoryGraph
 from mnemex.retrieval.vector import VectorIndex
@@ -32,11 +32,11 @@ class Engine:
         self.settings = settings
         self.clock = clock
         self.decay = Decay.from_settings(settings)
-        self.term_stats = lexical.TermStats()
         self.lock = threading.RLock()
         self.tokens = TokenRegistry(backend, clock)
         self._vectors: dict[str, VectorIndex] = {}
         self._graphs: dict[str, MemoryGraph] = {}
+        self._lexicons: dict[str, LexicalIndex] = {}
         load_embedder(settings.embed_model)  # an unknown model name fails here, at open
         self.analyzer = Analyzer(settings, self._analysis_embed)
 
@@ -62,22 +62,27 @@ class Engine:
                     embedder.model_id,
                     embedder.dim,
                     ann_threshold=self.settings.ann_threshold,
-                    snapshot=self._snapshot_path(tenant, embedder.model_id),
+                    snapshot=self._snapshot_path(
+                        "vectors", f"{tenant}\0{embedder.model_id}", "json"
+                    ),
                 )
             return index
 
-    def _snapshot_path(self, tenant: str, model_id: str) -> Path | None:
-        """Where a tenant's vector graph is saved: beside a store file (None for other stores)."""
+    def _snapshot_path(self, kind: str, key: str, suffix: str) -> Path | None:
+        """Where an index is saved beside a store file: `<file>-<kind>/` (None for other stores)."""
         location = self.backend.location
         if location == ":memory:" or "://" in location:
             return None
-        name = hashlib.sha256(f"{tenant}\0{model_id}".encode()).hexdigest()[:16]
-        return Path(f"{Path(location).expanduser()}-vectors") / f"{name}.json"
+        name = hashlib.sha256(key.encode()).hexdigest()[:16]
+        return Path(f"{Path(location).expanduser()}-{kind}") / f"{name}.{suffix}"
 
     def close(self) -> None:
-        """Save vector graphs that changed since their last save (for the next process)."""
+        """Save indexes that changed since their last save (for the next process)."""
         with self.lock:
-            indexes = list(self._vectors.values())
+            indexes: list[VectorIndex | LexicalIndex] = [
+                *self._vectors.values(),
+                *self._lexicons.values(),
+            ]
         for index in indexes:
             index.close()
 
@@ -90,6 +95,16 @@ class Engine:
                 graph = MemoryGraph(self.settings.graph_mention_weight, gap_us)
                 self._graphs[tenant] = graph
             return graph
+
+    def lexical_index(self, tenant: str) -> LexicalIndex:
+        """The tenant's in-memory BM25 postings (retrieval/bm25.py)."""
+        with self.lock:
+            index = self._lexicons.get(tenant)
+            if index is None:
+                index = self._lexicons[tenant] = LexicalIndex(
+                    self._snapshot_path("lexicon", tenant, "npz")
+                )
+            return index
 
     def vectors_for(
         self, tx: Tx, texts: Sequence[str], hashes: Sequence[str]

@@ -1,4 +1,4 @@
-"""The lexical channel: user text -> plain search terms -> FTS5 BM25, with no query syntax at all.
+"""The lexical channel's words: user text -> plain search terms, with no query syntax at all.
 
 Words are cut the way FTS5's unicode61 tokenizer cuts them (letters and digits; everything else,
 quotes, `*`, parentheses, emoji, separates), so `AND`, `NEAR(` or a stray quote are only words.
@@ -7,10 +7,7 @@ quotes, `*`, parentheses, emoji, separates), so `AND`, `NEAR(` or a stray quote 
 from __future__ import annotations
 
 import re
-import threading
 from collections.abc import Sequence
-
-from mnemex.store.base import MemoryFilter, Tx
 
 _WORD = re.compile(r"[^\W_]+", re.UNICODE)
 MAX_TERMS = 32
@@ -46,31 +43,6 @@ def query_terms(text: str) -> list[str]:
     return (content or seen)[:MAX_TERMS]
 
 
-class TermStats:
-    """Cached document frequencies of query terms: the rarity BM25 weighting and pruning need."""
-
-    def __init__(self, max_entries: int = 50_000) -> None:
-        self._cache: dict[str, int] = {}
-        self._generation = -1
-        self._lock = threading.Lock()
-        self._max = max_entries
-
-    def frequencies(self, tx: Tx, terms: Sequence[str], cap: int, generation: int) -> list[int]:
-        """df of each term, counted up to `cap`; the cache resets when the corpus grew notably."""
-        with self._lock:
-            if generation != self._generation or len(self._cache) > self._max:
-                self._cache.clear()
-                self._generation = generation
-            result = []
-            for term in terms:
-                df = self._cache.get(term)
-                if df is None:
-                    df = tx.term_frequency(term, cap)
-                    self._cache[term] = df
-                result.append(df)
-            return result
-
-
 def prune_common(terms: Sequence[str], dfs: Sequence[int], limit: int) -> list[str]:
     """Drop terms found in more than `limit` rows, unless that would drop every term."""
     kept = [term for term, df in zip(terms, dfs, strict=True) if df <= limit]
@@ -80,23 +52,3 @@ def prune_common(terms: Sequence[str], dfs: Sequence[int], limit: int) -> list[s
 def common_cutoff(corpus_size: int, common_share: float) -> int:
     """Rows above which a query term counts as too common to search (at least 50)."""
     return max(50, int(corpus_size * common_share))
-
-
-def search(
-    tx: Tx,
-    stats: TermStats,
-    text: str,
-    *,
-    limit: int,
-    flt: MemoryFilter,
-    corpus_size: int,
-    common_share: float,
-    generation: int,
-) -> list[tuple[str, float]]:
-    """BM25 hits (id, score) for `text`, very common terms pruned so cost stays flat with size."""
-    terms = query_terms(text)
-    if not terms:
-        return []
-    cutoff = common_cutoff(corpus_size, common_share)
-    dfs = stats.frequencies(tx, terms, cutoff + 1, generation)
-    return tx.lexical_search(prune_common(terms, dfs, cutoff), limit, flt)

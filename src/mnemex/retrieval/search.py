@@ -12,10 +12,12 @@ so after the embedding only the vector channel and what depends on it remain.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from concurrent.futures import Future
 from dataclasses import dataclass
 from datetime import datetime
-from typing import TYPE_CHECKING
+from functools import partial
+from typing import TYPE_CHECKING, Protocol
 
 import numpy as np
 import numpy.typing as npt
@@ -67,11 +69,6 @@ def memory_filter(tx: Tx, request: SearchRequest) -> MemoryFilter | None:
     )
 
 
-def generation(size: int) -> int:
-    """A coarse corpus-size bucket: term statistics caches reset when it changes (~10% growth)."""
-    return int(math.log(size + 1) / math.log(1.1))
-
-
 def blend_reviews(
     ranking: npt.NDArray[np.intp],
     scores: npt.NDArray[np.float64],
@@ -115,13 +112,40 @@ def vector_channel(
         return []
     index.sync(tx)
     query = pending.result() if pending is not None else embedder.embed([text])[0]
-    floor = store.settings.vector_floor
-    # The index also holds superseded memories (as_of searches need them): ask for enough more
-    # neighbours that, at the share that passed the default filter last time, `limit` pass.
+    return _best_passing(
+        lambda want: index.search(query, want),
+        index,
+        tx,
+        graph,
+        flt,
+        limit,
+        floor=store.settings.vector_floor,
+    )
+
+
+class _Shares(Protocol):
+    passed_share: float  # of the last default search's candidates, the live and current share
+
+
+def _best_passing(
+    ranked: Callable[[int], list[tuple[str, float]]],
+    index: _Shares,
+    tx: Tx,
+    graph: MemoryGraph | None,
+    flt: MemoryFilter,
+    limit: int,
+    floor: float = -math.inf,
+) -> list[tuple[str, float]]:
+    """An index's `limit` best candidates (scored at least `floor`) that pass the filter.
+
+    The indexes also hold superseded and archived memories (as_of searches need them): ask for
+    enough more that, at the share that passed the default filter last time, `limit` pass, and
+    for four times more while too few did.
+    """
     share = index.passed_share if flt == DEFAULT_FILTER else 1.0
     want = math.ceil(1.25 * limit / share)
     while True:
-        raw = index.search(query, want)
+        raw = ranked(want)
         allowed = passing(tx, graph, [memory_id for memory_id, _ in raw], flt)
         if flt == DEFAULT_FILTER and len(raw) == want:
             index.passed_share = max(0.05, len(allowed) / want)
@@ -156,30 +180,22 @@ GRAPH_STEPS = 3  # PageRank steps: seed -> memories -> their entities -> memorie
 
 
 def _lexical_channel(
-    store: MemoryStore, tx: Tx, request: SearchRequest, flt: MemoryFilter
+    store: MemoryStore, tx: Tx, request: SearchRequest, flt: MemoryFilter, graph: MemoryGraph | None
 ) -> tuple[Channels, dict[str, float]]:
     """BM25 hits and the RRF weight they get for this query (higher when its terms are rare)."""
     settings = store.settings
-    if settings.bm25_weight <= 0:
+    terms = lexical.query_terms(request.text)
+    if settings.bm25_weight <= 0 or not terms:
         return {}, {}
-    size = tx.index_size()
-    common = settings.common_term_df
-    hits = lexical.search(
-        tx,
-        store.engine.term_stats,
-        request.text,
-        limit=_pool(store, request),
-        flt=flt,
-        corpus_size=size,
-        common_share=common,
-        generation=generation(size),
-    )
-    rarity = fuse.RARITY_MID
-    if settings.bm25_rarity_gain > 0:
-        terms = lexical.query_terms(request.text)
-        cutoff = lexical.common_cutoff(size, common)  # lexical.search's: counts are cached
-        dfs = store.engine.term_stats.frequencies(tx, terms, cutoff + 1, generation(size))
-        rarity = fuse.rarity(dfs, size)
+    index = store.engine.lexical_index(store.tenant)
+    index.sync(tx, None if graph is None else graph.timeline.same_id)
+    size = len(index)
+    dfs = index.frequencies(terms)
+    # Terms in a large share of memories are dropped: they rank little and cost the most.
+    kept = lexical.prune_common(terms, dfs, lexical.common_cutoff(size, settings.common_term_df))
+    ranked = partial(index.search, kept)
+    hits = _best_passing(ranked, index, tx, graph, flt, _pool(store, request))
+    rarity = fuse.rarity(dfs, size) if settings.bm25_rarity_gain > 0 else fuse.RARITY_MID
     weight = fuse.bm25_weight(settings.bm25_weight, settings.bm25_rarity_gain, rarity)
     return {"bm25": hits}, {"bm25": weight}
 
@@ -378,13 +394,14 @@ def run_search(
     answers = None
     if settings.ledger_search:
         answers = ledger.answers_soon(tx, request.text, request.as_of)
-    channels, weights = _lexical_channel(store, tx, request, flt)
-    lexical_ids = [memory_id for memory_id, _ in channels.get("bm25", [])]
     graph: MemoryGraph | None = None
-    with_graph: tuple[MemoryGraph, GraphQuery] | None = None
     if _uses_graph(store):
         graph = store.engine.memory_graph(store.tenant)
         graph.sync(tx)
+    channels, weights = _lexical_channel(store, tx, request, flt, graph)
+    with_graph: tuple[MemoryGraph, GraphQuery] | None = None
+    if graph is not None:
+        lexical_ids = [memory_id for memory_id, _ in channels.get("bm25", [])]
         with_graph = (graph, graph_query(store, graph, request.text, lexical_ids))
     embedded, embedded_weights = _embedding_channels(store, tx, request, flt, pending, graph)
     channels.update(embedded)

@@ -73,6 +73,11 @@ class Timeline:
         self._episode_count += 1
         return self._episode_count
 
+    def same_id(self, memory_id: str) -> str:
+        """The timeline's own copy of an id: other indexes keep it instead of another string."""
+        row = self.row_of.get(memory_id)
+        return memory_id if row is None else self.ids[row]
+
     def rows(self, memory_ids: Sequence[str]) -> Rows:
         """Rows of the given memories (-1 for a memory the timeline does not know)."""
         return np.array([self.row_of.get(m, -1) for m in memory_ids], dtype=np.int64)

@@ -18,7 +18,9 @@ MEMORY_COLUMNS = (
 _JSON_FIELDS = {"tags", "entities", "meta"}
 _TIME_FIELDS = {"created_at", "updated_at", "observed_at", "last_used", "last_review"}
 # Column weights for bm25(): content weighs most; tags and entity names help but never dominate.
-_BM25_WEIGHTS = "1.0, 0.6, 0.6"
+BM25_WEIGHTS = (1.0, 0.6, 0.6)
+_BM25_WEIGHTS = ", ".join(str(weight) for weight in BM25_WEIGHTS)
+FTS_TOKENIZE = "porter unicode61 remove_diacritics 2"  # as migration 1 created memories_fts
 UPDATABLE = {
     "content",
     "content_hash",
@@ -75,6 +77,16 @@ def storage_value(name: str, value: Any) -> Any:
     if name in _TIME_FIELDS:
         return to_micros(value)
     return value
+
+
+def indexed_columns(memory: Memory) -> tuple[str, str, str]:
+    """What memories_fts indexes for a memory: content, tags and entities as their columns hold
+    them."""
+    return (
+        memory.content,
+        storage_value("tags", memory.tags),
+        storage_value("entities", memory.entities),
+    )
 
 
 def filter_sql(
@@ -284,10 +296,6 @@ class MemoryRows:
         ).fetchall()
         return [(row[0], float(row[1])) for row in rows]
 
-    def term_frequency(self, term: str, cap: int) -> int:
-        """How many indexed rows (all tenants) contain `term`, counting at most `cap`."""
-        return self._matches(fts_match([term]), cap)
-
     def _matches(self, match: str, cap: int) -> int:
         """Indexed rows (all tenants) an FTS5 expression matches, counting at most `cap`."""
         row = self.conn.execute(
@@ -314,11 +322,6 @@ class MemoryRows:
             (self.tenant,),
         ).fetchall()
         return {row[0]: int(row[1]) for row in rows}
-
-    def index_size(self) -> int:
-        """An upper bound of rows in the FTS index (all tenants), read in O(log n)."""
-        row = self.conn.execute("SELECT max(seq) FROM memories").fetchone()
-        return int(row[0] or 0)
 
     def temporal_of(self, ids: Sequence[str]) -> dict[str, tuple[int, int, float]]:
         """(use_count, last_used, strength) per memory id, for scoring candidates."""

@@ -23,8 +23,11 @@ from mnemex.store import migrations
 from mnemex.store._sqlite_aux import AuxRows
 from mnemex.store._sqlite_graph import GraphRows
 from mnemex.store._sqlite_ledger import LedgerRows
-from mnemex.store._sqlite_memories import MemoryRows
+from mnemex.store._sqlite_memories import BM25_WEIGHTS, FTS_TOKENIZE, MemoryRows, indexed_columns
 from mnemex.store._sqlite_tokens import TokenTable
+
+# What the in-memory lexical index (retrieval/bm25.py) needs to rank as memories_fts does.
+__all__ = ["BM25_WEIGHTS", "FTS_TOKENIZE", "SqliteBackend", "SqliteTx", "indexed_columns"]
 
 
 class SqliteTx(MemoryRows, GraphRows, LedgerRows, AuxRows):

@@ -1,0 +1,520 @@
+"""The lexical channel's index: one tenant's memories as BM25 postings in memory.
+
+Ranking inside FTS5 scores every row holding any query term through SQLite's virtual-table
+calls: ~1.3 ms a query at 10,000 memories, 5-9 ms at 100,000, most of a lexical-only search.
+Here the same ranking is a few numpy gathers over the query terms' postings. Terms come from
+FTS5's own tokenizer (an in-memory FTS5 table with the store's tokenize setting) and scores
+follow FTS5's bm25() with the store's column weights, so a query ranks the tenant's memories as
+the store's full-text index would; only its statistics cover one tenant, not the whole file.
+
+Like the vector index, it loads on first use (a large one from the copy saved beside the store
+file, else in full: ~5 s at 100,000 memories) and follows the change log, so saves, edits and
+forgets by any process sharing the store are seen by the next search.
+
+One difference from FTS5's MATCH: a query word the tokenizer cuts in two (rare: words are cut
+as it cuts them) is searched as two words, where FTS5 would ask for the pair in order.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import functools
+import hashlib
+import itertools
+import json
+import math
+import os
+import threading
+import uuid
+from collections.abc import Callable, Iterable, Sequence
+from pathlib import Path
+
+import numpy as np
+import numpy.typing as npt
+import sqlean
+
+from mnemex.models import Memory
+from mnemex.retrieval import changelog
+from mnemex.retrieval.vector import release_freed_memory
+from mnemex.store.base import MemoryFilter, Tx
+from mnemex.store.sqlite import BM25_WEIGHTS, FTS_TOKENIZE, indexed_columns
+
+K1 = 1.2  # FTS5's bm25() constants
+B = 0.75
+# Postings count a term in content apart from tags and entities, which weigh the same.
+if BM25_WEIGHTS[1] != BM25_WEIGHTS[2]:
+    raise ImportError("retrieval.bm25 expects tags and entities to share one BM25 weight")
+_CAP = 255  # term count per field kept (a word repeated more often saturates long before)
+# Postings added since the last fold are looked up through a small dict; past this many (or an
+# eighth of the folded ones) they are folded into the arrays, a sort of every posting.
+FOLD_AT = 20_000
+RENUMBER_AT = 1_000  # gone documents (forgotten, edited) past which documents are renumbered
+# From this many memories a full load takes long enough (~0.4 s per 10,000) to save the index
+# beside the store for the next process, which then only applies the changes since.
+SNAPSHOT_AT = 5_000
+_FORMAT = 1
+_ARRAYS = ("offsets", "docs", "counts", "lengths", "alive", "prints")
+_ANY_MEMORY = MemoryFilter(statuses=(), include_superseded=True)
+_LOAD_BATCH = 1_000  # memories tokenized at a time on a full load: the peak stays small
+_WORD_CACHE = 100_000
+_EMPTY_DOCS = np.zeros(0, dtype=np.int32)
+_EMPTY_COUNTS = np.zeros(0, dtype=np.uint16)
+Docs = npt.NDArray[np.int32]
+Terms = npt.NDArray[np.int64]
+Counts = npt.NDArray[np.uint16]
+Tokens = tuple[Sequence[str], Sequence[int], Sequence[int]]
+Scores = npt.NDArray[np.float64]
+
+
+class Tokenizer:
+    """FTS5's tokenizer, borrowed through an in-memory FTS5 table with the store's settings."""
+
+    def __init__(self) -> None:
+        self._conn = sqlean.connect(":memory:", check_same_thread=False, isolation_level=None)
+        self._conn.execute(
+            "CREATE VIRTUAL TABLE t USING fts5 (content, tags, entities, "
+            f"tokenize = '{FTS_TOKENIZE}')"
+        )
+        self._conn.execute("CREATE VIRTUAL TABLE v USING fts5vocab (t, 'instance')")
+        self._words: dict[str, tuple[str, ...]] = {}
+        self._lock = threading.Lock()
+
+    def tokens(self, rows: Sequence[tuple[str, str, str]]) -> Tokens:
+        """Every token of the rows (content, tags, entities): its term, its row's position and
+        whether it is in content, as three equally long sequences."""
+        with self._lock:
+            self._conn.execute("BEGIN")
+            try:
+                self._conn.executemany(
+                    "INSERT INTO t (rowid, content, tags, entities) VALUES (?, ?, ?, ?)",
+                    [(row, *columns) for row, columns in enumerate(rows)],
+                )
+                found = self._conn.execute("SELECT term, doc, col = 'content' FROM v").fetchall()
+            finally:
+                self._conn.execute("ROLLBACK")
+        if not found:
+            return (), (), ()
+        terms, positions, in_content = zip(*found, strict=True)
+        return terms, positions, in_content
+
+    def shrink(self) -> None:
+        """Hand back the memory a large batch left in SQLite's caches."""
+        with self._lock:
+            self._conn.execute("PRAGMA shrink_memory")
+
+    def terms(self, words: Sequence[str]) -> list[tuple[str, ...]]:
+        """The index terms of each query word (usually one; none for a word FTS5 would drop)."""
+        with self._lock:
+            known = [self._words.get(word) for word in words]
+        missing = list(
+            dict.fromkeys(w for w, terms in zip(words, known, strict=True) if terms is None)
+        )
+        if not missing:
+            return [terms or () for terms in known]
+        found: list[list[str]] = [[] for _ in missing]
+        terms, positions, _ = self.tokens([(word, "", "") for word in missing])
+        for term, row in zip(terms, positions, strict=True):
+            if term not in found[row]:
+                found[row].append(term)
+        with self._lock:
+            if len(self._words) + len(missing) > _WORD_CACHE:
+                self._words.clear()
+            self._words.update(zip(missing, map(tuple, found), strict=True))
+            return [self._words.get(word, ()) for word in words]
+
+
+@functools.cache
+def tokenizer() -> Tokenizer:
+    """The process's shared tokenizer (one small in-memory database)."""
+    return Tokenizer()
+
+
+class _Postings:
+    """Postings by term: frozen arrays, plus chunks added since, folded in now and then."""
+
+    def __init__(self) -> None:
+        self.offsets = np.zeros(1, dtype=np.int64)  # term t: docs[offsets[t]:offsets[t + 1]]
+        self.docs: Docs = _EMPTY_DOCS
+        self.counts: Counts = _EMPTY_COUNTS  # first-field count << 8 | other fields' count
+        self.pending: list[tuple[Terms, Docs, Counts]] = []
+        self.pending_size = 0
+        self._recent: dict[int, tuple[Docs, Counts]] | None = None  # pending, by term
+
+    def extend(self, terms: Terms, docs: Docs, counts: Counts) -> None:
+        self.pending.append((terms, docs, counts))
+        self.pending_size += len(terms)
+        self._recent = None
+
+    def of(self, term: int) -> tuple[Docs, Counts]:
+        docs, counts = _EMPTY_DOCS, _EMPTY_COUNTS
+        if term + 1 < len(self.offsets):
+            start, end = int(self.offsets[term]), int(self.offsets[term + 1])
+            docs, counts = self.docs[start:end], self.counts[start:end]
+        if self.pending:
+            extra = self._by_term().get(term)
+            if extra is not None:
+                docs = np.concatenate((docs, extra[0]))
+                counts = np.concatenate((counts, extra[1]))
+        return docs, counts
+
+    def _by_term(self) -> dict[int, tuple[Docs, Counts]]:
+        if self._recent is None:
+            terms, docs, counts = self._joined()
+            order = np.argsort(terms, kind="stable")
+            terms, docs, counts = terms[order], docs[order], counts[order]
+            starts = np.flatnonzero(np.r_[True, terms[1:] != terms[:-1]])
+            ends = np.r_[starts[1:], len(terms)]
+            self._recent = {
+                int(terms[start]): (docs[start:end], counts[start:end])
+                for start, end in zip(starts.tolist(), ends.tolist(), strict=True)
+            }
+        return self._recent
+
+    def _joined(self) -> tuple[Terms, Docs, Counts]:
+        return (
+            np.concatenate([chunk[0] for chunk in self.pending]),
+            np.concatenate([chunk[1] for chunk in self.pending]),
+            np.concatenate([chunk[2] for chunk in self.pending]),
+        )
+
+    def fold(self, terms: int, keep: npt.NDArray[np.bool_], renumber: Docs | None) -> None:
+        """Fold the pending chunks into the arrays, dropping postings of documents not kept."""
+        term_ids = np.repeat(np.arange(len(self.offsets) - 1), np.diff(self.offsets))
+        self.pending.insert(0, (term_ids, self.docs, self.counts))
+        all_terms, all_docs, all_counts = self._joined()
+        self.pending, self.pending_size, self._recent = [], 0, None
+        alive = keep[all_docs]
+        all_terms, all_docs, all_counts = all_terms[alive], all_docs[alive], all_counts[alive]
+        if renumber is not None:
+            all_docs = renumber[all_docs]
+        order = np.lexsort((all_docs, all_terms))
+        self.docs = np.ascontiguousarray(all_docs[order], dtype=np.int32)
+        self.counts = np.ascontiguousarray(all_counts[order], dtype=np.uint16)
+        self.offsets = np.zeros(terms + 1, dtype=np.int64)
+        np.cumsum(np.bincount(all_terms, minlength=terms), out=self.offsets[1:])
+
+
+class LexicalIndex:
+    """One tenant's memories (every status: as_of searches need the superseded) for BM25."""
+
+    def __init__(self, snapshot: Path | None = None) -> None:
+        self.snapshot = snapshot  # where the index is saved for the next process (file stores)
+        self.seq = -1  # last change-log sequence applied; -1: never loaded
+        self.restored = False  # True when the index came from a snapshot, not a full load
+        self.lock = threading.RLock()
+        self._unsaved = 0  # changes applied since the index was last saved
+        self.passed_share = 1.0  # of the last default search's top memories, the live and current
+        self._share: Callable[[str], str] = _itself
+        self._clear()
+
+    def _clear(self) -> None:
+        self._terms: dict[str, int] = {}
+        self._postings = _Postings()
+        self._ids: list[str | None] = []  # by document
+        self._doc_of: dict[str, int] = {}
+        self._lengths = np.zeros(0, dtype=np.float64)  # tokens in all fields
+        self._alive = np.zeros(0, dtype=bool)
+        self._prints = np.zeros(0, dtype=np.int64)  # hash of the indexed text
+        self._live = 0
+        self._tokens = 0.0  # total length of the live documents
+
+    def __len__(self) -> int:
+        return self._live
+
+    def __contains__(self, memory_id: object) -> bool:
+        return memory_id in self._doc_of
+
+    # -- keeping in step ------------------------------------------------------------------------
+
+    def sync(self, tx: Tx, share: Callable[[str], str] | None = None) -> None:
+        """Apply every change since the last sync (a full load the first time or after a gap).
+
+        `share` maps an id to the copy another index already holds (the graph's timeline), so
+        the two keep one string per memory.
+        """
+        with self.lock:
+            self._share = share or _itself
+            if self.seq < 0:
+                self._restore(tx)
+            self.seq = changelog.catch_up(
+                tx, self.seq, lambda ids: self._apply(tx, ids), lambda: self._reload(tx)
+            )
+            if self._unsaved > max(1_000, self._live // 10):
+                self.save()
+
+    def _apply(self, tx: Tx, touched: Sequence[str]) -> None:
+        self._unsaved += len(touched)
+        found = tx.get_memories(touched)
+        changed: list[Memory] = []
+        for memory_id in touched:
+            memory = found.get(memory_id)
+            doc = self._doc_of.get(memory_id)
+            if (
+                memory is not None
+                and doc is not None
+                and self._prints[doc] == _print(indexed_columns(memory))
+            ):
+                continue  # a status or link change: the text is the same
+            if doc is not None:
+                self._remove(memory_id, doc)
+            if memory is not None:
+                changed.append(memory)
+        self._add(changed)
+        if self._postings.pending_size > max(FOLD_AT, len(self._postings.docs) // 8):
+            self._fold()
+
+    def _reload(self, tx: Tx) -> None:
+        self._clear()
+        batch: list[Memory] = []
+        for memory in tx.iter_memories(_ANY_MEMORY):
+            batch.append(memory)
+            if len(batch) == _LOAD_BATCH:
+                self._add(batch)
+                batch = []
+        self._add(batch)
+        self._fold()
+        tokenizer().shrink()
+        release_freed_memory()
+        self.restored = False
+        self._unsaved = len(self._ids)  # all of it: saved once sync has set its sequence
+
+    def _add(self, memories: Sequence[Memory]) -> None:
+        if not memories:
+            return
+        first, size = len(self._ids), len(memories)
+        self._grow(first + size)
+        columns = [indexed_columns(memory) for memory in memories]
+        names, positions, in_content = tokenizer().tokens(columns)
+        vocabulary = self._terms
+        add = vocabulary.setdefault
+        terms = np.array([add(name, len(vocabulary)) for name in names], dtype=np.int64)
+        rows = np.array(positions, dtype=np.int64)
+        # One posting per (term, row): how many of its tokens are in content and elsewhere.
+        keys, which = np.unique(terms * size + rows, return_inverse=True)
+        main = np.bincount(which, weights=np.array(in_content, dtype=np.float64))
+        other = np.bincount(which, minlength=len(keys)) - main
+        counts = np.minimum(main, _CAP).astype(np.uint16) << 8 | np.minimum(other, _CAP).astype(
+            np.uint16
+        )
+        self._postings.extend(keys // size, (keys % size + first).astype(np.int32), counts)
+        lengths = np.bincount(rows, minlength=size).astype(np.float64)
+        for row, memory in enumerate(memories):
+            doc = first + row
+            memory_id = self._share(memory.id)
+            self._ids.append(memory_id)
+            self._doc_of[memory_id] = doc
+            self._prints[doc] = _print(columns[row])
+        self._lengths[first : first + size] = lengths
+        self._alive[first : first + size] = True
+        self._live += size
+        self._tokens += float(lengths.sum())
+
+    def _remove(self, memory_id: str, doc: int) -> None:
+        del self._doc_of[memory_id]
+        self._ids[doc] = None
+        self._alive[doc] = False
+        self._live -= 1
+        self._tokens -= float(self._lengths[doc])
+
+    def _grow(self, needed: int) -> None:
+        if needed <= len(self._alive):
+            return
+        capacity = max(16, needed, int(len(self._alive) * 1.5) + 1)
+        for name in ("_lengths", "_alive", "_prints"):
+            old = getattr(self, name)
+            new = np.zeros(capacity, dtype=old.dtype)
+            new[: len(old)] = old
+            setattr(self, name, new)
+
+    def _fold(self) -> None:
+        """Fold recent postings into the arrays; renumber documents when many are gone."""
+        used = len(self._ids)
+        keep = self._alive[:used].copy()
+        dead = used - self._live
+        renumber: Docs | None = None
+        if dead > RENUMBER_AT and dead > used // 4:
+            renumber = (np.cumsum(keep) - 1).astype(np.int32)
+            live = [memory_id for memory_id in self._ids if memory_id is not None]
+            self._ids = list(live)
+            self._doc_of = {memory_id: doc for doc, memory_id in enumerate(live)}
+            for name in ("_lengths", "_alive", "_prints"):
+                setattr(self, name, getattr(self, name)[:used][keep].copy())
+        self._postings.fold(len(self._terms), keep, renumber)
+
+    # -- saving for the next process ------------------------------------------------------------
+
+    def save(self) -> None:
+        """Write the index beside the store (large indexes only); readers never see half."""
+        with self.lock:
+            target = self.snapshot
+            if target is None or self.seq < 0 or len(self._ids) < SNAPSHOT_AT:
+                return
+            self._fold()
+            used = len(self._ids)
+            live = [memory_id for memory_id in self._ids if memory_id is not None]
+            state = {
+                "format": _FORMAT,
+                "tokenize": FTS_TOKENIZE,
+                "weights": list(BM25_WEIGHTS),
+                "seq": self.seq,
+                "sample": live[:: max(1, len(live) // 8)][:8],
+                "ids": self._ids,
+                "terms": list(self._terms),
+            }
+            temporary = target.with_name(f"{target.stem}.{uuid.uuid4().hex[:12]}.tmp.npz")
+            try:
+                target.parent.mkdir(parents=True, exist_ok=True)
+                state_bytes = np.frombuffer(json.dumps(state).encode(), dtype=np.uint8)
+                np.savez(
+                    temporary,
+                    state=state_bytes,
+                    offsets=self._postings.offsets,
+                    docs=self._postings.docs,
+                    counts=self._postings.counts,
+                    lengths=self._lengths[:used],
+                    alive=self._alive[:used],
+                    prints=self._prints[:used],
+                )
+                os.replace(temporary, target)
+            except OSError:
+                with contextlib.suppress(OSError):
+                    temporary.unlink()
+                return  # a read-only directory, a full disk: the next process loads in full
+            self._unsaved = 0
+
+    def close(self) -> None:
+        """Save changes applied since the last save, so the next process starts from here."""
+        with self.lock:
+            if self._unsaved:
+                self.save()
+
+    def _restore(self, tx: Tx) -> None:
+        """Start from the saved index when it belongs to this store and the log covers the gap."""
+        if self.snapshot is None or not self.snapshot.exists():
+            return
+        try:
+            with np.load(self.snapshot, allow_pickle=False) as saved:
+                state = json.loads(saved["state"].tobytes().decode())
+                arrays = {name: saved[name] for name in _ARRAYS}
+            seq = int(state["seq"])
+            usable = (
+                state["format"] == _FORMAT
+                and state["tokenize"] == FTS_TOKENIZE
+                and state["weights"] == list(BM25_WEIGHTS)
+                and 0 <= seq <= tx.last_change()
+                and tx.oldest_change() <= seq + 1
+                and bool(tx.filter_ids(state["sample"], _ANY_MEMORY))
+            )
+            ids: list[str | None] = state["ids"]
+            terms: list[str] = state["terms"]
+        except (OSError, ValueError, KeyError, TypeError):
+            return
+        if not usable or not len(ids) == len(arrays["alive"]) == len(arrays["prints"]):
+            return
+        self._clear()
+        self._ids = [None if memory_id is None else self._share(memory_id) for memory_id in ids]
+        self._doc_of = {m: doc for doc, m in enumerate(self._ids) if m is not None}
+        self._terms = {term: term_id for term_id, term in enumerate(terms)}
+        self._postings.offsets = arrays["offsets"]
+        self._postings.docs = arrays["docs"]
+        self._postings.counts = arrays["counts"]
+        self._lengths, self._alive, self._prints = (
+            arrays["lengths"],
+            arrays["alive"],
+            arrays["prints"],
+        )
+        self._live = int(self._alive.sum())
+        self._tokens = float(self._lengths[self._alive].sum())
+        self.seq = seq
+        self.restored = True
+
+    # -- reading --------------------------------------------------------------------------------
+
+    def frequencies(self, words: Sequence[str]) -> list[int]:
+        """How many live memories hold each query word (its first term)."""
+        terms = tokenizer().terms(words)
+        with self.lock:
+            return [self._hits(_first(each)).size for each in terms]
+
+    def search(self, words: Sequence[str], limit: int) -> list[tuple[str, float]]:
+        """The `limit` best memories for the words OR'ed, as (id, BM25 score), best first.
+
+        Each term of each word scores on its own, as each quoted word is a phrase of FTS5's
+        MATCH; a word that stems like another therefore counts twice there and here.
+        """
+        terms = tokenizer().terms(words)
+        with self.lock:
+            if self._live == 0 or limit <= 0:
+                return []
+            avgdl = self._tokens / self._live
+            found: list[Docs] = []
+            scored: list[Scores] = []
+            for term in itertools.chain.from_iterable(terms):
+                docs, counts = self._hits_with_counts(term)
+                if docs.size:
+                    found.append(docs)
+                    scored.append(self._score(docs, counts, avgdl))
+            if not found:
+                return []
+            docs, scores = _summed(found, scored)
+            top = _top(docs, scores, limit)
+            ids = self._ids
+            return [(str(ids[doc]), float(scores[position])) for position, doc in top]
+
+    def _hits(self, term: str | None) -> Docs:
+        return self._hits_with_counts(term)[0]
+
+    def _hits_with_counts(self, term: str | None) -> tuple[Docs, npt.NDArray[np.uint16]]:
+        term_id = None if term is None else self._terms.get(term)
+        if term_id is None:
+            return _EMPTY_DOCS, _EMPTY_COUNTS
+        docs, counts = self._postings.of(term_id)
+        live = self._alive[docs]
+        return docs[live], counts[live]
+
+    def _score(self, docs: Docs, counts: npt.NDArray[np.uint16], avgdl: float) -> Scores:
+        """FTS5's bm25() term: idf * f * (k1 + 1) / (f + k1 * (1 - b + b * |D| / avgdl))."""
+        hits = docs.size
+        idf = math.log((self._live - hits + 0.5) / (hits + 0.5))
+        if idf <= 0.0:
+            idf = 1e-6
+        main = (counts >> 8).astype(np.float64)
+        other = (counts & 0xFF).astype(np.float64)
+        freq = main * BM25_WEIGHTS[0] + other * BM25_WEIGHTS[1]
+        norm = K1 * (1.0 - B + B * self._lengths[docs] / avgdl)
+        scores: Scores = idf * (freq * (K1 + 1.0)) / (freq + norm)
+        return scores
+
+
+def _itself(memory_id: str) -> str:
+    return memory_id
+
+
+def _print(columns: tuple[str, str, str]) -> int:
+    """A hash of what the index holds of a memory (stable across processes: it is saved)."""
+    digest = hashlib.blake2b("\0".join(columns).encode(), digest_size=8).digest()
+    return int.from_bytes(digest, "little", signed=True)
+
+
+def _first(terms: tuple[str, ...]) -> str | None:
+    return terms[0] if terms else None
+
+
+def _summed(found: list[Docs], scored: list[Scores]) -> tuple[Docs, Scores]:
+    """Each document once, with its scores added up."""
+    if len(found) == 1:
+        return found[0], scored[0]
+    docs = np.concatenate(found)
+    unique, inverse = np.unique(docs, return_inverse=True)
+    summed = np.bincount(inverse, weights=np.concatenate(scored)).astype(np.float64)
+    return unique.astype(np.int32), summed
+
+
+def _top(docs: Docs, scores: Scores, limit: int) -> Iterable[tuple[int, int]]:
+    """(position, document) of the `limit` best scores, best first, ties by document order."""
+    if docs.size > limit:
+        keep = np.argpartition(-scores, limit - 1)[:limit]
+    else:
+        keep = np.arange(docs.size)
+    order = keep[np.lexsort((docs[keep], -scores[keep]))]
+    return zip(order.tolist(), docs[order].tolist(), strict=True)
