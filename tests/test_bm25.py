@@ -42,7 +42,7 @@ def _index_scores(store: MemoryStore, words: list[str], fresh: bool = False) -> 
     index = LexicalIndex() if fresh else store.engine.lexical_index(store.tenant)
     with store.backend.read(store.tenant) as tx:
         index.sync(tx)
-    return dict(index.search(words, 10_000))
+    return dict(index.rank(words, 1.0).top(10_000))  # share 1.0: no word is too common
 
 
 def _same(ours: dict[str, float], theirs: dict[str, float]) -> None:
@@ -176,7 +176,10 @@ def test_common_words_are_pruned_by_the_tenants_own_counts(lexical_store: Memory
     index = lexical_store.engine.lexical_index(lexical_store.tenant)
     with lexical_store.backend.read(lexical_store.tenant) as tx:
         index.sync(tx)
-    assert index.frequencies(["status", "zeppelin", "absent"]) == [61, 1, 0]
+    ranked = index.rank(["status", "zeppelin", "absent"], 0.2)  # over 50 memories: common
+    assert ranked.dfs == [61, 1, 0]
+    assert [memory_id for memory_id, _ in ranked.top(100)] == [rare.id]  # "status" dropped
+    assert len(index.rank(["status", "report"], 0.2).top(100)) == 61  # all common: all kept
     assert lexical_store.search("status zeppelin")[0].memory.id == rare.id
 
 
@@ -209,7 +212,7 @@ def test_a_saved_index_is_restored_and_catches_up_with_later_writes(
         index = _synced(second)
         assert index.restored
         for words in (["deploy"], ["kiln"], ["note", "nothing"]):
-            _same(dict(index.search(words, 100)), _fts_scores(second, words))
+            _same(dict(index.rank(words, 1.0).top(100)), _fts_scores(second, words))
 
 
 def test_a_snapshot_of_another_store_or_a_damaged_one_is_not_used(
@@ -228,9 +231,9 @@ def test_a_snapshot_of_another_store_or_a_damaged_one_is_not_used(
     with _open(tmp_path / "b.db") as other:
         index = _synced(other)
         assert not index.restored
-        assert len(index.search(["beta"], 100)) == 8
+        assert len(index.rank(["beta"], 1.0).top(100)) == 8
     copied.write_bytes(b"not an index")
     with _open(tmp_path / "b.db") as other:
         index = _synced(other)
         assert not index.restored
-        assert len(index.search(["beta"], 100)) == 8
+        assert len(index.rank(["beta"], 1.0).top(100)) == 8

@@ -113,3 +113,26 @@ def test_another_process_writes_are_seen(tmp_path: Path, clock: FakeClock) -> No
         writer.save("Farid booked Oslo hotels")
         graph = _graph(reader)
         assert len(graph.expansion(graph.query_entities("oslo"))) == 2
+
+
+def test_degrees_stay_the_sum_of_live_members_through_edits_and_forgets(
+    lexical_store: MemoryStore,
+) -> None:
+    saved = [
+        lexical_store.save(text, entities=names)
+        for text, names in [
+            ("Alice met Bob in Lisbon", ["Alice", "Bob"]),
+            ("Bob moved to Porto", ["Bob"]),
+            ("Alice and Carol run the Lisbon office", ["Alice", "Carol"]),
+            ("Carol likes Porto", ["Carol"]),
+        ]
+    ]
+    _graph(lexical_store)
+    lexical_store.update(saved[0].id, content="Carol met Dan in Faro", entities=["Carol"])
+    lexical_store.forget(saved[1].id)
+    lexical_store.forget(saved[3].id, hard=True)
+    graph = _graph(lexical_store)
+    for index, members in enumerate(graph.members):
+        assert graph.degree[index] == pytest.approx(sum(members.values()))
+    bob = graph.entity_index["bob"]
+    assert graph.members[bob] == {}  # the edit dropped Bob, the forget his other memory

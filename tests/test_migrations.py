@@ -105,7 +105,7 @@ def test_migration_3_indexes_facts_by_their_normalised_value(tmp_path: Path) -> 
         "observed_at, valid_from, recorded_at) VALUES "
         "('f1', 'default', 'e1', 'Alice', 'editor', ' The Neovim. ', 's', 0, 0, 0)"
     )
-    assert migrations.apply(conn, 0) == [3, 4, 5]
+    assert migrations.apply(conn, 0) == [3, 4, 5, 6]
     indexes = {row[1] for row in conn.execute("PRAGMA index_list(facts)")}
     assert {"facts_value", "facts_status", "facts_subject_value"} <= indexes
     conn.close()
@@ -147,3 +147,22 @@ def test_per_save_ledger_reads_use_a_narrow_index(tmp_path: Path) -> None:
     # user has thousands), whichever index would also give the order the store lists them in.
     assert "facts_key (tenant=? AND subject_id=? AND relation=?)" in plans[5], plans
     assert "facts_status (tenant=? AND subject_id=? AND status=?)" in plans[6], plans
+
+
+def test_search_reads_candidates_use_counts_from_an_index_alone(tmp_path: Path) -> None:
+    """temporal_of runs on every search for 100-200 candidates: one index seek each, no row."""
+    backend = SqliteBackend(str(tmp_path / "plans.db"))
+    issued: list[str] = []
+    try:
+        with backend.read("default") as tx:
+            tx.conn.set_trace_callback(issued.append)
+            tx.temporal_of(["m1", "m2", "m3"])
+            tx.conn.set_trace_callback(None)
+            (plan,) = [
+                " ".join(str(row[3]) for row in tx.conn.execute(f"EXPLAIN QUERY PLAN {sql}"))
+                for sql in issued
+                if sql.lstrip().upper().startswith("SELECT")
+            ]
+    finally:
+        backend.close()
+    assert "COVERING INDEX memories_temporal (tenant=? AND id=?)" in plan, plan

@@ -107,6 +107,9 @@ def seed_store(
     listed = None if kept is None else kept.with_name(kept.name + ".ids.json")
     if kept is not None and listed is not None and kept.exists() and listed.exists():
         _copy(kept, path)
+        # Migrated here, once: a kept file from an older schema would otherwise migrate inside
+        # the memory probe and the first search, which measure a store already current.
+        mnemex.open(str(path), settings=settings.replace(embed_model=CACHED)).close()
         ids: list[str] = json.loads(listed.read_text(encoding="utf-8"))  # what save_many said
         progress(f"copied {len(ids):,} memories from {kept}")
         return Seeded(path, memories, ids, vectors, time.perf_counter() - started)

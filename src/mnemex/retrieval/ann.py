@@ -14,7 +14,7 @@ import contextlib
 import json
 import os
 import uuid
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
 
@@ -143,7 +143,9 @@ class AnnVectors:
                     stale.unlink()
 
     @classmethod
-    def load(cls, sidecar: Path, dim: int) -> tuple[AnnVectors, dict[str, Any]] | None:
+    def load(
+        cls, sidecar: Path, dim: int, share: Callable[[str], str]
+    ) -> tuple[AnnVectors, dict[str, Any]] | None:
         """A saved graph and its sidecar state, or None when absent, foreign or unreadable."""
         try:
             body = json.loads(sidecar.read_text(encoding="utf-8"))
@@ -154,5 +156,5 @@ class AnnVectors:
             return None
         if index is None:
             return None
-        ids: list[str | None] = body.pop("ids")
+        ids: list[str | None] = [None if m is None else share(m) for m in body.pop("ids")]
         return cls(dim, index, ids), body

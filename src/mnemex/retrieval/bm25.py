@@ -20,13 +20,13 @@ from __future__ import annotations
 import contextlib
 import functools
 import hashlib
-import itertools
 import json
 import math
 import os
 import threading
 import uuid
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Sequence
+from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
@@ -35,6 +35,8 @@ import sqlean
 
 from mnemex.models import Memory
 from mnemex.retrieval import changelog
+from mnemex.retrieval.lexical import common_cutoff, prune_common
+from mnemex.retrieval.timeline import Share, unshared
 from mnemex.retrieval.vector import release_freed_memory
 from mnemex.store.base import MemoryFilter, Tx
 from mnemex.store.sqlite import BM25_WEIGHTS, FTS_TOKENIZE, indexed_columns
@@ -64,6 +66,10 @@ Terms = npt.NDArray[np.int64]
 Counts = npt.NDArray[np.uint16]
 Tokens = tuple[Sequence[str], Sequence[int], Sequence[int]]
 Scores = npt.NDArray[np.float64]
+# A posting's weighted term frequency by its packed count (content << 8 | tags and entities).
+_FREQUENCY: Scores = (np.arange(1 << 16) >> 8) * BM25_WEIGHTS[0] + (
+    np.arange(1 << 16) & 0xFF
+) * BM25_WEIGHTS[1]
 
 
 class Tokenizer:
@@ -204,7 +210,7 @@ class LexicalIndex:
         self.lock = threading.RLock()
         self._unsaved = 0  # changes applied since the index was last saved
         self.passed_share = 1.0  # of the last default search's top memories, the live and current
-        self._share: Callable[[str], str] = _itself
+        self._share: Share = unshared
         self._clear()
 
     def _clear(self) -> None:
@@ -212,11 +218,13 @@ class LexicalIndex:
         self._postings = _Postings()
         self._ids: list[str | None] = []  # by document
         self._doc_of: dict[str, int] = {}
-        self._lengths = np.zeros(0, dtype=np.float64)  # tokens in all fields
+        self._lengths = np.zeros(0, dtype=np.float32)  # tokens in all fields (exact below 2**24)
         self._alive = np.zeros(0, dtype=bool)
         self._prints = np.zeros(0, dtype=np.int64)  # hash of the indexed text
         self._live = 0
         self._tokens = 0.0  # total length of the live documents
+        self._norm: Scores = np.zeros(0)
+        self._norm_avgdl = -1.0
 
     def __len__(self) -> int:
         return self._live
@@ -226,14 +234,14 @@ class LexicalIndex:
 
     # -- keeping in step ------------------------------------------------------------------------
 
-    def sync(self, tx: Tx, share: Callable[[str], str] | None = None) -> None:
+    def sync(self, tx: Tx, share: Share | None = None) -> None:
         """Apply every change since the last sync (a full load the first time or after a gap).
 
         `share` maps an id to the copy another index already holds (the graph's timeline), so
         the two keep one string per memory.
         """
         with self.lock:
-            self._share = share or _itself
+            self._share = share or unshared
             if self.seq < 0:
                 self._restore(tx)
             self.seq = changelog.catch_up(
@@ -305,6 +313,7 @@ class LexicalIndex:
             self._doc_of[memory_id] = doc
             self._prints[doc] = _print(columns[row])
         self._lengths[first : first + size] = lengths
+        self._norm_avgdl = -1.0
         self._alive[first : first + size] = True
         self._live += size
         self._tokens += float(lengths.sum())
@@ -332,13 +341,17 @@ class LexicalIndex:
         keep = self._alive[:used].copy()
         dead = used - self._live
         renumber: Docs | None = None
-        if dead > RENUMBER_AT and dead > used // 4:
+        worth_renumbering = dead > RENUMBER_AT and dead > used // 4
+        if not self._postings.pending and not worth_renumbering:
+            return
+        if worth_renumbering:
             renumber = (np.cumsum(keep) - 1).astype(np.int32)
             live = [memory_id for memory_id in self._ids if memory_id is not None]
             self._ids = list(live)
             self._doc_of = {memory_id: doc for doc, memory_id in enumerate(live)}
             for name in ("_lengths", "_alive", "_prints"):
                 setattr(self, name, getattr(self, name)[:used][keep].copy())
+            self._norm_avgdl = -1.0
         self._postings.fold(len(self._terms), keep, renumber)
 
     # -- saving for the next process ------------------------------------------------------------
@@ -380,6 +393,8 @@ class LexicalIndex:
                 with contextlib.suppress(OSError):
                     temporary.unlink()
                 return  # a read-only directory, a full disk: the next process loads in full
+            finally:
+                release_freed_memory()  # the file's buffers were large and short-lived
             self._unsaved = 0
 
     def close(self) -> None:
@@ -424,70 +439,88 @@ class LexicalIndex:
             arrays["prints"],
         )
         self._live = int(self._alive.sum())
-        self._tokens = float(self._lengths[self._alive].sum())
+        self._tokens = float(self._lengths[self._alive].sum(dtype=np.float64))
         self.seq = seq
         self.restored = True
 
     # -- reading --------------------------------------------------------------------------------
 
-    def frequencies(self, words: Sequence[str]) -> list[int]:
-        """How many live memories hold each query word (its first term)."""
-        terms = tokenizer().terms(words)
-        with self.lock:
-            return [self._hits(_first(each)).size for each in terms]
+    def rank(self, words: Sequence[str], common_share: float) -> Ranked:
+        """The memories holding any of the words, by BM25 (the words OR'ed).
 
-    def search(self, words: Sequence[str], limit: int) -> list[tuple[str, float]]:
-        """The `limit` best memories for the words OR'ed, as (id, BM25 score), best first.
-
-        Each term of each word scores on its own, as each quoted word is a phrase of FTS5's
-        MATCH; a word that stems like another therefore counts twice there and here.
+        Words held by more than `common_share` of the memories are dropped first, unless all
+        are (they rank little and cost the most). Each term of each word scores on its own, as
+        each quoted word is a phrase of FTS5's MATCH: a word that stems like another counts
+        twice there and here.
         """
         terms = tokenizer().terms(words)
         with self.lock:
-            if self._live == 0 or limit <= 0:
-                return []
-            avgdl = self._tokens / self._live
+            size = self._live
+            postings = [[self._hits_with_counts(term) for term in each] for each in terms]
+            dfs = [each[0][0].size if each else 0 for each in postings]
+            kept = set(prune_common(range(len(words)), dfs, common_cutoff(size, common_share)))
             found: list[Docs] = []
             scored: list[Scores] = []
-            for term in itertools.chain.from_iterable(terms):
-                docs, counts = self._hits_with_counts(term)
-                if docs.size:
-                    found.append(docs)
-                    scored.append(self._score(docs, counts, avgdl))
-            if not found:
-                return []
+            avgdl = self._tokens / size if size else 1.0
+            for word, each in enumerate(postings):
+                for docs, counts in each if word in kept else ():
+                    if docs.size:
+                        found.append(docs)
+                        scored.append(self._score(docs, counts, avgdl))
             docs, scores = _summed(found, scored)
-            top = _top(docs, scores, limit)
-            ids = self._ids
-            return [(str(ids[doc]), float(scores[position])) for position, doc in top]
+            return Ranked(docs, scores, self._ids, dfs, size)
 
-    def _hits(self, term: str | None) -> Docs:
-        return self._hits_with_counts(term)[0]
-
-    def _hits_with_counts(self, term: str | None) -> tuple[Docs, npt.NDArray[np.uint16]]:
+    def _hits_with_counts(self, term: str | None) -> tuple[Docs, Counts]:
         term_id = None if term is None else self._terms.get(term)
         if term_id is None:
             return _EMPTY_DOCS, _EMPTY_COUNTS
         docs, counts = self._postings.of(term_id)
+        if self._live == len(self._ids):
+            return docs, counts  # no memory gone since the last renumbering
         live = self._alive[docs]
         return docs[live], counts[live]
 
-    def _score(self, docs: Docs, counts: npt.NDArray[np.uint16], avgdl: float) -> Scores:
+    def _score(self, docs: Docs, counts: Counts, avgdl: float) -> Scores:
         """FTS5's bm25() term: idf * f * (k1 + 1) / (f + k1 * (1 - b + b * |D| / avgdl))."""
         hits = docs.size
         idf = math.log((self._live - hits + 0.5) / (hits + 0.5))
         if idf <= 0.0:
             idf = 1e-6
-        main = (counts >> 8).astype(np.float64)
-        other = (counts & 0xFF).astype(np.float64)
-        freq = main * BM25_WEIGHTS[0] + other * BM25_WEIGHTS[1]
-        norm = K1 * (1.0 - B + B * self._lengths[docs] / avgdl)
-        scores: Scores = idf * (freq * (K1 + 1.0)) / (freq + norm)
+        freq = _FREQUENCY[counts]
+        scores: Scores = idf * (freq * (K1 + 1.0)) / (freq + self._norms(avgdl)[docs])
         return scores
 
+    def _norms(self, avgdl: float) -> Scores:
+        """k1 * (1 - b + b * |D| / avgdl) of every document, kept until avgdl changes."""
+        used = len(self._ids)
+        if self._norm_avgdl != avgdl or len(self._norm) < used:
+            self._norm = K1 * (1.0 - B + B * self._lengths[:used].astype(np.float64) / avgdl)
+            self._norm_avgdl = avgdl
+        return self._norm
 
-def _itself(memory_id: str) -> str:
-    return memory_id
+
+@dataclass(frozen=True, slots=True)
+class Ranked:
+    """One query's BM25 scores, and how many memories held each of its words."""
+
+    docs: Docs
+    scores: Scores
+    ids: list[str | None]  # the index's ids by document when ranked
+    dfs: list[int]
+    size: int  # memories in the index
+
+    def top(self, limit: int) -> list[tuple[str, float]]:
+        """The `limit` best as (id, score), best first, ties in saving order."""
+        docs, scores = self.docs, self.scores
+        if docs.size > limit:
+            keep = np.argpartition(-scores, limit - 1)[:limit]
+        else:
+            keep = np.arange(docs.size)
+        order = keep[np.lexsort((docs[keep], -scores[keep]))]
+        ids = self.ids
+        ranked = zip(docs[order].tolist(), scores[order].tolist(), strict=True)
+        # A memory forgotten by another thread since has no id left: it is simply not returned.
+        return [(memory_id, score) for doc, score in ranked if (memory_id := ids[doc]) is not None]
 
 
 def _print(columns: tuple[str, str, str]) -> int:
@@ -496,25 +529,13 @@ def _print(columns: tuple[str, str, str]) -> int:
     return int.from_bytes(digest, "little", signed=True)
 
 
-def _first(terms: tuple[str, ...]) -> str | None:
-    return terms[0] if terms else None
-
-
 def _summed(found: list[Docs], scored: list[Scores]) -> tuple[Docs, Scores]:
     """Each document once, with its scores added up."""
+    if not found:
+        return _EMPTY_DOCS, np.zeros(0)
     if len(found) == 1:
         return found[0], scored[0]
     docs = np.concatenate(found)
     unique, inverse = np.unique(docs, return_inverse=True)
     summed = np.bincount(inverse, weights=np.concatenate(scored)).astype(np.float64)
     return unique.astype(np.int32), summed
-
-
-def _top(docs: Docs, scores: Scores, limit: int) -> Iterable[tuple[int, int]]:
-    """(position, document) of the `limit` best scores, best first, ties by document order."""
-    if docs.size > limit:
-        keep = np.argpartition(-scores, limit - 1)[:limit]
-    else:
-        keep = np.arange(docs.size)
-    order = keep[np.lexsort((docs[keep], -scores[keep]))]
-    return zip(order.tolist(), docs[order].tolist(), strict=True)

@@ -25,13 +25,16 @@ from mnemex.names import normalize_name
 from mnemex.retrieval import changelog, entities, temporal_cues
 from mnemex.retrieval.lexical import STOPWORDS, words
 from mnemex.retrieval.timeline import Rows, Timeline
+from mnemex.retrieval.vector import release_freed_memory
 from mnemex.store.base import MemoryFilter, Tx
 
 MAX_NAME_WORDS = 3  # query n-grams tried against the entity dictionary
 EXPAND_DEGREE = 64  # a seed entity named by at most this many memories brings them all in
 Mass = npt.NDArray[np.float64]
-Links = tuple[tuple[int, ...], tuple[float, ...]]
-_NO_LINKS: Links = ((), ())
+# A memory's entities, its subject (weight 1) stored as ~index, the others (mention_weight) as
+# index: one small tuple per memory, where (entities, weights) pairs took three.
+Links = tuple[int, ...]
+_NO_LINKS: Links = ()
 
 
 class MemoryGraph:
@@ -41,7 +44,7 @@ class MemoryGraph:
         self.mention_weight = mention_weight  # a name the memory mentions, vs. its subject (1.0)
         self.seq = -1
         self.timeline = Timeline(episode_gap_us)
-        self.links: dict[str, Links] = {}  # memory -> (its entities, their weights)
+        self.links: dict[str, Links] = {}  # memory -> its entities (see Links)
         self.entity_index: dict[str, int] = {}
         self.known = np.zeros(0, dtype=bool)  # by entity: named with certainty somewhere
         self.members: list[dict[str, float]] = []  # entity -> {live memory id: weight}
@@ -76,6 +79,7 @@ class MemoryGraph:
         # Every status, oldest first: rows keep saving order even for memories restored later.
         for memory in tx.iter_memories(MemoryFilter(statuses=(), include_superseded=True)):
             self._put(memory)
+        release_freed_memory()  # a page of records at a time came and went
 
     def _entity(self, name: str) -> int:
         index = self.entity_index.get(name)
@@ -109,24 +113,26 @@ class MemoryGraph:
 
     def _link(self, memory_id: str, names: list[str], live: bool) -> None:
         """Link the memory to its entities; the first real name is its subject (weight 1)."""
-        links: dict[int, float] = {}
+        links: dict[int, int] = {}
         subject_found = False
         for name in names:
             index = self.entity_index[name]
             if index in links:
                 continue
-            weight = self.mention_weight
+            weight, code = self.mention_weight, index
             if not subject_found and self.known[index]:
-                weight, subject_found = 1.0, True
-            links[index] = weight
+                weight, code, subject_found = 1.0, ~index, True
+            links[index] = code
             if live:
                 self.members[index][memory_id] = weight
                 self.degree[index] += weight
-        self.links[memory_id] = (tuple(links), tuple(links.values()))
+        self.links[memory_id] = tuple(links.values())
 
     def _unlink(self, memory_id: str) -> None:
-        for index, weight in zip(*self.links.pop(memory_id, _NO_LINKS), strict=True):
-            if self.members[index].pop(memory_id, None) is not None:
+        for code in self.links.pop(memory_id, _NO_LINKS):
+            index = ~code if code < 0 else code
+            weight = self.members[index].pop(memory_id, None)
+            if weight is not None:
                 self.degree[index] -= weight
 
     # -- reading --------------------------------------------------------------------------------
@@ -156,11 +162,11 @@ class MemoryGraph:
     def edges(self, memory_ids: Sequence[str]) -> tuple[Rows, Rows, Mass]:
         """(memory position, entity, weight) of every link of a live memory to a known entity."""
         links = [self.links.get(memory_id, _NO_LINKS) for memory_id in memory_ids]
-        counts = np.fromiter((len(named) for named, _ in links), np.int64, count=len(links))
-        total = int(counts.sum())
-        chain = itertools.chain.from_iterable
-        targets = np.fromiter(chain(named for named, _ in links), np.int64, count=total)
-        weights = np.fromiter(chain(weight for _, weight in links), np.float64, count=total)
+        counts = np.fromiter(map(len, links), np.int64, count=len(links))
+        codes = np.fromiter(itertools.chain.from_iterable(links), np.int64, count=int(counts.sum()))
+        subject = codes < 0
+        targets = np.where(subject, ~codes, codes)
+        weights = np.where(subject, 1.0, self.mention_weight)
         positions = np.repeat(np.arange(len(memory_ids), dtype=np.int64), counts)
         live = self.timeline.alive(self.timeline.rows(memory_ids))
         # A memory is among its entities' members exactly while the timeline holds it live.

@@ -8,6 +8,9 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from typing import TypeVar
+
+T = TypeVar("T")
 
 _WORD = re.compile(r"[^\W_]+", re.UNICODE)
 MAX_TERMS = 32
@@ -43,7 +46,7 @@ def query_terms(text: str) -> list[str]:
     return (content or seen)[:MAX_TERMS]
 
 
-def prune_common(terms: Sequence[str], dfs: Sequence[int], limit: int) -> list[str]:
+def prune_common(terms: Sequence[T], dfs: Sequence[int], limit: int) -> list[T]:
     """Drop terms found in more than `limit` rows, unless that would drop every term."""
     kept = [term for term, df in zip(terms, dfs, strict=True) if df <= limit]
     return kept or list(terms)

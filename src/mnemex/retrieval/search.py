@@ -16,7 +16,6 @@ from collections.abc import Callable
 from concurrent.futures import Future
 from dataclasses import dataclass
 from datetime import datetime
-from functools import partial
 from typing import TYPE_CHECKING, Protocol
 
 import numpy as np
@@ -110,7 +109,7 @@ def vector_channel(
     embedder = store.engine.embedder
     if index is None or embedder is None or not text.strip():
         return []
-    index.sync(tx)
+    index.sync(tx, None if graph is None else graph.timeline.same_id)
     query = pending.result() if pending is not None else embedder.embed([text])[0]
     return _best_passing(
         lambda want: index.search(query, want),
@@ -189,13 +188,11 @@ def _lexical_channel(
         return {}, {}
     index = store.engine.lexical_index(store.tenant)
     index.sync(tx, None if graph is None else graph.timeline.same_id)
-    size = len(index)
-    dfs = index.frequencies(terms)
-    # Terms in a large share of memories are dropped: they rank little and cost the most.
-    kept = lexical.prune_common(terms, dfs, lexical.common_cutoff(size, settings.common_term_df))
-    ranked = partial(index.search, kept)
-    hits = _best_passing(ranked, index, tx, graph, flt, _pool(store, request))
-    rarity = fuse.rarity(dfs, size) if settings.bm25_rarity_gain > 0 else fuse.RARITY_MID
+    ranked = index.rank(terms, settings.common_term_df)
+    hits = _best_passing(ranked.top, index, tx, graph, flt, _pool(store, request))
+    rarity = fuse.RARITY_MID
+    if settings.bm25_rarity_gain > 0:
+        rarity = fuse.rarity(ranked.dfs, ranked.size)
     weight = fuse.bm25_weight(settings.bm25_weight, settings.bm25_rarity_gain, rarity)
     return {"bm25": hits}, {"bm25": weight}
 

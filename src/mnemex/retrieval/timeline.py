@@ -7,12 +7,13 @@ dead, so neighbours and episodes stay stable; per-query work is a few vectorised
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 import numpy as np
 import numpy.typing as npt
 
 Rows = npt.NDArray[np.int64]
+Share = Callable[[str], str]  # an id -> the copy of that string another index already holds
 _GROWTH = 1.5
 
 
@@ -99,3 +100,8 @@ class Timeline:
             positions.append(index[same])
             targets.append(target[same])
         return np.concatenate(positions), np.concatenate(targets)
+
+
+def unshared(memory_id: str) -> str:
+    """An id kept as given (no index to share strings with)."""
+    return memory_id

@@ -21,6 +21,7 @@ import numpy.typing as npt
 
 from mnemex.retrieval.ann import AnnVectors
 from mnemex.retrieval.embed import Vectors, from_bytes
+from mnemex.retrieval.timeline import Share, unshared
 from mnemex.store.base import MemoryFilter, Tx
 
 # Exact search below this many memories. A scan costs ~0.8 ms per 1,000 rows on a busy 2-core
@@ -161,6 +162,7 @@ class VectorIndex:
         self._unsaved = 0  # changes applied to the graph since it was last saved
         self.restored = False  # True when the graph came from a snapshot, not a build
         self.passed_share = 1.0  # of the last default search's neighbours, the live and current
+        self._share: Share = unshared
         self.lock = threading.RLock()
 
     def __len__(self) -> int:
@@ -178,9 +180,13 @@ class VectorIndex:
         """Resident bytes of the vectors (and graph), for memory accounting."""
         return self._vectors.nbytes()
 
-    def sync(self, tx: Tx) -> None:
-        """Apply every change since the last sync (a full load the first time or after a gap)."""
+    def sync(self, tx: Tx, share: Share | None = None) -> None:
+        """Apply every change since the last sync (a full load the first time or after a gap).
+
+        `share` maps an id to the copy the graph's timeline holds: one string per memory.
+        """
         with self.lock:
+            self._share = share or unshared
             newest = tx.last_change()
             if newest == self.seq:
                 return
@@ -208,15 +214,16 @@ class VectorIndex:
         for memory_id in touched:
             if memory_id not in current:
                 self._vectors.remove(memory_id)
+        share = self._share
         self._vectors.put_many(
-            (memory_id, from_bytes(blob, self.dim)) for memory_id, blob in current.items()
+            (share(memory_id), from_bytes(blob, self.dim)) for memory_id, blob in current.items()
         )
 
     def _restore(self, tx: Tx, newest: int) -> bool:
         """Start from the saved graph when it belongs to this store and the log covers the gap."""
         if self.snapshot is None or not self.snapshot.exists():
             return False
-        loaded = AnnVectors.load(self.snapshot, self.dim)
+        loaded = AnnVectors.load(self.snapshot, self.dim, self._share)
         if loaded is None:
             return False
         graph, state = loaded
@@ -241,7 +248,7 @@ class VectorIndex:
         ids: list[str] = []
         blobs: list[bytes] = []
         for memory_id, blob in tx.iter_embeddings(self.model_id):
-            ids.append(memory_id)
+            ids.append(self._share(memory_id))
             blobs.append(blob)
             if len(ids) == _LOAD_BATCH:
                 self._load_batch(ids, blobs)

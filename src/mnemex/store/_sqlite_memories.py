@@ -330,8 +330,8 @@ class MemoryRows:
         for start in range(0, len(unique), 500):
             chunk = unique[start : start + 500]
             rows = self.conn.execute(
-                "SELECT id, use_count, last_used, strength FROM memories WHERE +tenant = ? "
-                f"AND id IN ({','.join('?' * len(chunk))})",
+                "SELECT id, use_count, last_used, strength FROM memories WHERE tenant = ? "
+                f"AND id IN ({','.join('?' * len(chunk))})",  # memories_temporal answers it
                 (self.tenant, *chunk),
             ).fetchall()
             found.update((row[0], (int(row[1]), int(row[2]), float(row[3]))) for row in rows)
