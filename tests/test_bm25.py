@@ -237,3 +237,24 @@ def test_a_snapshot_of_another_store_or_a_damaged_one_is_not_used(
         index = _synced(other)
         assert not index.restored
         assert len(index.rank(["beta"], 1.0).top(100)) == 8
+
+
+def test_documents_map_to_their_timeline_rows_through_renumbering(
+    lexical_store: MemoryStore, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(bm25, "FOLD_AT", 2)
+    monkeypatch.setattr(bm25, "RENUMBER_AT", 1)
+    saved = [lexical_store.save(f"kiln firing log {n}").id for n in range(12)]
+    lexical_store.search("kiln")  # both indexes loaded; the mapping is made
+    for memory_id in saved[:6]:
+        lexical_store.forget(memory_id, hard=True)  # enough gone to renumber on the next fold
+    saved += [lexical_store.save(f"kiln glaze note {n}").id for n in range(4)]
+    hits = lexical_store.search("kiln", k=20)
+    assert {hit.memory.id for hit in hits} == set(saved[6:])
+    graph = lexical_store.engine.memory_graph(lexical_store.tenant)
+    index = _synced(lexical_store)
+    ranked = index.rank(["kiln"], 1.0)
+    rows = index.rows_in(graph.timeline)
+    assert [graph.timeline.ids[rows[doc]] for doc in ranked.docs] == [
+        ranked.ids[doc] for doc in ranked.docs
+    ]

@@ -36,7 +36,7 @@ import sqlean
 from mnemex.models import Memory
 from mnemex.retrieval import changelog
 from mnemex.retrieval.lexical import common_cutoff, prune_common
-from mnemex.retrieval.timeline import Share, unshared
+from mnemex.retrieval.timeline import Share, Timeline, unshared
 from mnemex.retrieval.vector import release_freed_memory
 from mnemex.store.base import MemoryFilter, Tx
 from mnemex.store.sqlite import BM25_WEIGHTS, FTS_TOKENIZE, indexed_columns
@@ -225,6 +225,8 @@ class LexicalIndex:
         self._tokens = 0.0  # total length of the live documents
         self._norm: Scores = np.zeros(0)
         self._norm_avgdl = -1.0
+        self._timeline_rows = np.zeros(0, dtype=np.int32)  # by document, in `_rows_of`
+        self._rows_of: Timeline | None = None
 
     def __len__(self) -> int:
         return self._live
@@ -352,6 +354,7 @@ class LexicalIndex:
             for name in ("_lengths", "_alive", "_prints"):
                 setattr(self, name, getattr(self, name)[:used][keep].copy())
             self._norm_avgdl = -1.0
+            self._rows_of = None
         self._postings.fold(len(self._terms), keep, renumber)
 
     # -- saving for the next process ------------------------------------------------------------
@@ -470,6 +473,21 @@ class LexicalIndex:
             docs, scores = _summed(found, scored)
             return Ranked(docs, scores, self._ids, dfs, size)
 
+    def rows_in(self, timeline: Timeline) -> Docs:
+        """Each document's row in the graph's timeline (-1 for a memory it does not know), so
+        the default filter is one lookup per candidate; kept while the timeline is the same."""
+        with self.lock:
+            if self._rows_of is not timeline:
+                self._timeline_rows, self._rows_of = np.zeros(0, dtype=np.int32), timeline
+            have, used = len(self._timeline_rows), len(self._ids)
+            if have < used:
+                row_of = timeline.row_of
+                fresh = [-1 if m is None else row_of.get(m, -1) for m in self._ids[have:used]]
+                self._timeline_rows = np.concatenate(
+                    (self._timeline_rows, np.array(fresh, dtype=np.int32))
+                )
+            return self._timeline_rows
+
     def _hits_with_counts(self, term: str | None) -> tuple[Docs, Counts]:
         term_id = None if term is None else self._terms.get(term)
         if term_id is None:
@@ -509,9 +527,14 @@ class Ranked:
     dfs: list[int]
     size: int  # memories in the index
 
-    def top(self, limit: int) -> list[tuple[str, float]]:
-        """The `limit` best as (id, score), best first, ties in saving order."""
+    def top(
+        self, limit: int, passing: npt.NDArray[np.bool_] | None = None
+    ) -> list[tuple[str, float]]:
+        """The `limit` best as (id, score), best first, ties in saving order; only those
+        `passing` marks, when given (a flag per matched document, in `docs` order)."""
         docs, scores = self.docs, self.scores
+        if passing is not None:
+            docs, scores = docs[passing], scores[passing]
         if docs.size > limit:
             keep = np.argpartition(-scores, limit - 1)[:limit]
         else:

@@ -189,7 +189,16 @@ def _lexical_channel(
     index = store.engine.lexical_index(store.tenant)
     index.sync(tx, None if graph is None else graph.timeline.same_id)
     ranked = index.rank(terms, settings.common_term_df)
-    hits = _best_passing(ranked.top, index, tx, graph, flt, _pool(store, request))
+    limit = _pool(store, request)
+    hits = None
+    if graph is not None and flt == DEFAULT_FILTER:
+        rows = index.rows_in(graph.timeline)[ranked.docs].astype(np.int64)
+        if (rows >= 0).all():  # else some memory is newer than the graph: ask the store
+            with graph.lock:
+                alive = graph.timeline.alive(rows)
+            hits = ranked.top(limit, alive)
+    if hits is None:
+        hits = _best_passing(ranked.top, index, tx, graph, flt, limit)
     rarity = fuse.RARITY_MID
     if settings.bm25_rarity_gain > 0:
         rarity = fuse.rarity(ranked.dfs, ranked.size)
