@@ -28,6 +28,7 @@ import uuid
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -427,7 +428,7 @@ class LexicalIndex:
             terms: list[str] = state["terms"]
         except (OSError, ValueError, KeyError, TypeError):
             return
-        if not usable or not len(ids) == len(arrays["alive"]) == len(arrays["prints"]):
+        if not usable or not _consistent(arrays, len(ids), len(terms)):
             return
         self._clear()
         self._ids = [None if memory_id is None else self._share(memory_id) for memory_id in ids]
@@ -544,6 +545,20 @@ class Ranked:
         ranked = zip(docs[order].tolist(), scores[order].tolist(), strict=True)
         # A memory forgotten by another thread since has no id left: it is simply not returned.
         return [(memory_id, score) for doc, score in ranked if (memory_id := ids[doc]) is not None]
+
+
+def _consistent(arrays: dict[str, npt.NDArray[Any]], documents: int, terms: int) -> bool:
+    """Whether saved arrays fit together (a file cut short or from another version does not)."""
+    offsets, docs, counts = arrays["offsets"], arrays["docs"], arrays["counts"]
+    return (
+        offsets.dtype == np.int64
+        and docs.dtype == np.int32
+        and counts.dtype == np.uint16
+        and len(offsets) == terms + 1
+        and int(offsets[-1]) == len(docs) == len(counts)
+        and all(len(arrays[name]) == documents for name in ("lengths", "alive", "prints"))
+        and (len(docs) == 0 or 0 <= int(docs.min()) <= int(docs.max()) < documents)
+    )
 
 
 def _print(columns: tuple[str, str, str]) -> int:
