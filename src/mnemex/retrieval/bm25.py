@@ -3,9 +3,9 @@
 Ranking inside FTS5 scores every row holding any query term through SQLite's virtual-table
 calls: ~1.3 ms a query at 10,000 memories, 5-9 ms at 100,000, most of a lexical-only search.
 Here the same ranking is a few numpy gathers over the query terms' postings. Terms come from
-FTS5's own tokenizer (an in-memory FTS5 table with the store's tokenize setting) and scores
-follow FTS5's bm25() with the store's column weights, so a query ranks the tenant's memories as
-the store's full-text index would; only its statistics cover one tenant, not the whole file.
+FTS5's own tokenizer (fts_tokens.py) and scores follow FTS5's bm25() with the store's column
+weights, so a query ranks the tenant's memories as the store's full-text index would; only its
+statistics cover one tenant, not the whole file.
 
 Like the vector index, it loads on first use (a large one from the copy saved beside the store
 file, else in full: ~5 s at 100,000 memories) and follows the change log, so saves, edits and
@@ -18,7 +18,6 @@ as it cuts them) is searched as two words, where FTS5 would ask for the pair in 
 from __future__ import annotations
 
 import contextlib
-import functools
 import hashlib
 import json
 import math
@@ -32,10 +31,10 @@ from typing import Any
 
 import numpy as np
 import numpy.typing as npt
-import sqlean
 
 from mnemex.models import Memory
 from mnemex.retrieval import changelog
+from mnemex.retrieval.fts_tokens import tokenizer
 from mnemex.retrieval.lexical import common_cutoff, prune_common
 from mnemex.retrieval.timeline import Share, Timeline, unshared
 from mnemex.retrieval.vector import release_freed_memory
@@ -59,81 +58,16 @@ _FORMAT = 1
 _ARRAYS = ("offsets", "docs", "counts", "lengths", "alive", "prints")
 _ANY_MEMORY = MemoryFilter(statuses=(), include_superseded=True)
 _LOAD_BATCH = 1_000  # memories tokenized at a time on a full load: the peak stays small
-_WORD_CACHE = 100_000
 _EMPTY_DOCS = np.zeros(0, dtype=np.int32)
 _EMPTY_COUNTS = np.zeros(0, dtype=np.uint16)
 Docs = npt.NDArray[np.int32]
 Terms = npt.NDArray[np.int64]
 Counts = npt.NDArray[np.uint16]
-Tokens = tuple[Sequence[str], Sequence[int], Sequence[int]]
 Scores = npt.NDArray[np.float64]
 # A posting's weighted term frequency by its packed count (content << 8 | tags and entities).
 _FREQUENCY: Scores = (np.arange(1 << 16) >> 8) * BM25_WEIGHTS[0] + (
     np.arange(1 << 16) & 0xFF
 ) * BM25_WEIGHTS[1]
-
-
-class Tokenizer:
-    """FTS5's tokenizer, borrowed through an in-memory FTS5 table with the store's settings."""
-
-    def __init__(self) -> None:
-        self._conn = sqlean.connect(":memory:", check_same_thread=False, isolation_level=None)
-        self._conn.execute(
-            "CREATE VIRTUAL TABLE t USING fts5 (content, tags, entities, "
-            f"tokenize = '{FTS_TOKENIZE}')"
-        )
-        self._conn.execute("CREATE VIRTUAL TABLE v USING fts5vocab (t, 'instance')")
-        self._words: dict[str, tuple[str, ...]] = {}
-        self._lock = threading.Lock()
-
-    def tokens(self, rows: Sequence[tuple[str, str, str]]) -> Tokens:
-        """Every token of the rows (content, tags, entities): its term, its row's position and
-        whether it is in content, as three equally long sequences."""
-        with self._lock:
-            self._conn.execute("BEGIN")
-            try:
-                self._conn.executemany(
-                    "INSERT INTO t (rowid, content, tags, entities) VALUES (?, ?, ?, ?)",
-                    [(row, *columns) for row, columns in enumerate(rows)],
-                )
-                found = self._conn.execute("SELECT term, doc, col = 'content' FROM v").fetchall()
-            finally:
-                self._conn.execute("ROLLBACK")
-        if not found:
-            return (), (), ()
-        terms, positions, in_content = zip(*found, strict=True)
-        return terms, positions, in_content
-
-    def shrink(self) -> None:
-        """Hand back the memory a large batch left in SQLite's caches."""
-        with self._lock:
-            self._conn.execute("PRAGMA shrink_memory")
-
-    def terms(self, words: Sequence[str]) -> list[tuple[str, ...]]:
-        """The index terms of each query word (usually one; none for a word FTS5 would drop)."""
-        with self._lock:
-            known = [self._words.get(word) for word in words]
-        missing = list(
-            dict.fromkeys(w for w, terms in zip(words, known, strict=True) if terms is None)
-        )
-        if not missing:
-            return [terms or () for terms in known]
-        found: list[list[str]] = [[] for _ in missing]
-        terms, positions, _ = self.tokens([(word, "", "") for word in missing])
-        for term, row in zip(terms, positions, strict=True):
-            if term not in found[row]:
-                found[row].append(term)
-        with self._lock:
-            if len(self._words) + len(missing) > _WORD_CACHE:
-                self._words.clear()
-            self._words.update(zip(missing, map(tuple, found), strict=True))
-            return [self._words.get(word, ()) for word in words]
-
-
-@functools.cache
-def tokenizer() -> Tokenizer:
-    """The process's shared tokenizer (one small in-memory database)."""
-    return Tokenizer()
 
 
 class _Postings:
