@@ -55,7 +55,7 @@ RENUMBER_AT = 1_000  # gone documents (forgotten, edited) past which documents a
 # beside the store for the next process, which then only applies the changes since.
 SNAPSHOT_AT = 5_000
 _FORMAT = 1
-_ARRAYS = ("offsets", "docs", "counts", "lengths", "alive", "prints")
+_ARRAYS = ("offsets", "docs", "counts", "lengths", "alive", "fingerprints")
 _ANY_MEMORY = MemoryFilter(statuses=(), include_superseded=True)
 _LOAD_BATCH = 1_000  # memories tokenized at a time on a full load: the peak stays small
 _EMPTY_DOCS = np.zeros(0, dtype=np.int32)
@@ -155,7 +155,7 @@ class LexicalIndex:
         self._doc_of: dict[str, int] = {}
         self._lengths = np.zeros(0, dtype=np.float32)  # tokens in all fields (exact below 2**24)
         self._alive = np.zeros(0, dtype=bool)
-        self._prints = np.zeros(0, dtype=np.int64)  # hash of the indexed text
+        self._fingerprints = np.zeros(0, dtype=np.int64)  # hash of the indexed text
         self._live = 0
         self._tokens = 0.0  # total length of the live documents
         self._norm: Scores = np.zeros(0)
@@ -197,7 +197,7 @@ class LexicalIndex:
             if (
                 memory is not None
                 and doc is not None
-                and self._prints[doc] == _print(indexed_columns(memory))
+                and self._fingerprints[doc] == _fingerprint(indexed_columns(memory))
             ):
                 continue  # a status or link change: the text is the same
             if doc is not None:
@@ -248,7 +248,7 @@ class LexicalIndex:
             memory_id = self._share(memory.id)
             self._ids.append(memory_id)
             self._doc_of[memory_id] = doc
-            self._prints[doc] = _print(columns[row])
+            self._fingerprints[doc] = _fingerprint(columns[row])
         self._lengths[first : first + size] = lengths
         self._norm_avgdl = -1.0
         self._alive[first : first + size] = True
@@ -266,7 +266,7 @@ class LexicalIndex:
         if needed <= len(self._alive):
             return
         capacity = max(16, needed, int(len(self._alive) * 1.5) + 1)
-        for name in ("_lengths", "_alive", "_prints"):
+        for name in ("_lengths", "_alive", "_fingerprints"):
             old = getattr(self, name)
             new = np.zeros(capacity, dtype=old.dtype)
             new[: len(old)] = old
@@ -286,7 +286,7 @@ class LexicalIndex:
             live = [memory_id for memory_id in self._ids if memory_id is not None]
             self._ids = list(live)
             self._doc_of = {memory_id: doc for doc, memory_id in enumerate(live)}
-            for name in ("_lengths", "_alive", "_prints"):
+            for name in ("_lengths", "_alive", "_fingerprints"):
                 setattr(self, name, getattr(self, name)[:used][keep].copy())
             self._norm_avgdl = -1.0
             self._rows_of = None
@@ -324,7 +324,7 @@ class LexicalIndex:
                     counts=self._postings.counts,
                     lengths=self._lengths[:used],
                     alive=self._alive[:used],
-                    prints=self._prints[:used],
+                    fingerprints=self._fingerprints[:used],
                 )
                 os.replace(temporary, target)
             except OSError:
@@ -371,10 +371,10 @@ class LexicalIndex:
         self._postings.offsets = arrays["offsets"]
         self._postings.docs = arrays["docs"]
         self._postings.counts = arrays["counts"]
-        self._lengths, self._alive, self._prints = (
+        self._lengths, self._alive, self._fingerprints = (
             arrays["lengths"],
             arrays["alive"],
-            arrays["prints"],
+            arrays["fingerprints"],
         )
         self._live = int(self._alive.sum())
         self._tokens = float(self._lengths[self._alive].sum(dtype=np.float64))
@@ -490,12 +490,12 @@ def _consistent(arrays: dict[str, npt.NDArray[Any]], documents: int, terms: int)
         and counts.dtype == np.uint16
         and len(offsets) == terms + 1
         and int(offsets[-1]) == len(docs) == len(counts)
-        and all(len(arrays[name]) == documents for name in ("lengths", "alive", "prints"))
+        and all(len(arrays[name]) == documents for name in ("lengths", "alive", "fingerprints"))
         and (len(docs) == 0 or 0 <= int(docs.min()) <= int(docs.max()) < documents)
     )
 
 
-def _print(columns: tuple[str, str, str]) -> int:
+def _fingerprint(columns: tuple[str, str, str]) -> int:
     """A hash of what the index holds of a memory (stable across processes: it is saved)."""
     digest = hashlib.blake2b("\0".join(columns).encode(), digest_size=8).digest()
     return int.from_bytes(digest, "little", signed=True)
