@@ -20,6 +20,7 @@ from typing import Any
 
 import numpy as np
 
+from mnemex.retrieval import changelog
 from mnemex.retrieval.embed import Vectors
 
 # HNSW parameters (usearch defaults are 16 / 128 / 64): 16 links per node is the usual balance
@@ -123,8 +124,7 @@ class AnnVectors:
 
     def sample(self, count: int = 8) -> list[str]:
         """A few memory ids spread over the graph (they identify the store it was built from)."""
-        ids = list(self._keys)
-        return ids[:: max(1, len(ids) // count)][:count]
+        return changelog.sample(list(self._keys), count)
 
     def save(self, sidecar: Path, state: dict[str, Any]) -> None:
         """Write the graph and a JSON sidecar naming it (with `state`); readers never see half."""

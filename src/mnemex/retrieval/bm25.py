@@ -38,7 +38,7 @@ from mnemex.retrieval.fts_tokens import tokenizer
 from mnemex.retrieval.lexical import common_cutoff, prune_common
 from mnemex.retrieval.timeline import Share, Timeline, unshared
 from mnemex.retrieval.vector import release_freed_memory
-from mnemex.store.base import MemoryFilter, Tx
+from mnemex.store.base import Tx
 from mnemex.store.sqlite import BM25_WEIGHTS, FTS_TOKENIZE, indexed_columns
 
 K1 = 1.2  # FTS5's bm25() constants
@@ -56,7 +56,6 @@ RENUMBER_AT = 1_000  # gone documents (forgotten, edited) past which documents a
 SNAPSHOT_AT = 5_000
 _FORMAT = 1
 _ARRAYS = ("offsets", "docs", "counts", "lengths", "alive", "fingerprints")
-_ANY_MEMORY = MemoryFilter(statuses=(), include_superseded=True)
 _LOAD_BATCH = 1_000  # memories tokenized at a time on a full load: the peak stays small
 _EMPTY_DOCS = np.zeros(0, dtype=np.int32)
 _EMPTY_COUNTS = np.zeros(0, dtype=np.uint16)
@@ -211,7 +210,7 @@ class LexicalIndex:
     def _reload(self, tx: Tx) -> None:
         self._clear()
         batch: list[Memory] = []
-        for memory in tx.iter_memories(_ANY_MEMORY):
+        for memory in tx.iter_memories(changelog.EVERY_MEMORY):
             batch.append(memory)
             if len(batch) == _LOAD_BATCH:
                 self._add(batch)
@@ -308,7 +307,7 @@ class LexicalIndex:
                 "tokenize": FTS_TOKENIZE,
                 "weights": list(BM25_WEIGHTS),
                 "seq": self.seq,
-                "sample": live[:: max(1, len(live) // 8)][:8],
+                "sample": changelog.sample(live),
                 "ids": self._ids,
                 "terms": list(self._terms),
             }
@@ -354,9 +353,7 @@ class LexicalIndex:
                 state["format"] == _FORMAT
                 and state["tokenize"] == FTS_TOKENIZE
                 and state["weights"] == list(BM25_WEIGHTS)
-                and 0 <= seq <= tx.last_change()
-                and tx.oldest_change() <= seq + 1
-                and bool(tx.filter_ids(state["sample"], _ANY_MEMORY))
+                and changelog.resumable(tx, seq, state["sample"])
             )
             ids: list[str | None] = state["ids"]
             terms: list[str] = state["terms"]

@@ -9,9 +9,25 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from mnemex.store.base import Tx
+from mnemex.store.base import MemoryFilter, Tx
 
 BATCH = 5_000
+EVERY_MEMORY = MemoryFilter(statuses=(), include_superseded=True)  # what the indexes hold
+
+
+def sample(ids: Sequence[str], count: int = 8) -> list[str]:
+    """A few ids spread over an index: saved with it, they identify the store it was built from."""
+    return list(ids[:: max(1, len(ids) // count)][:count])
+
+
+def resumable(tx: Tx, seq: int, saved_sample: Sequence[str]) -> bool:
+    """Whether an index saved at `seq` can resume here: the store holds some of its sampled
+    memories (it is the same store, not a replaced file) and the log still covers the gap."""
+    return (
+        0 <= seq <= tx.last_change()
+        and tx.oldest_change() <= seq + 1
+        and bool(tx.filter_ids(list(saved_sample), EVERY_MEMORY))
+    )
 
 
 def catch_up(

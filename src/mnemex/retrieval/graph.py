@@ -26,7 +26,7 @@ from mnemex.retrieval import changelog, entities, temporal_cues
 from mnemex.retrieval.lexical import STOPWORDS, words
 from mnemex.retrieval.timeline import Rows, Timeline
 from mnemex.retrieval.vector import release_freed_memory
-from mnemex.store.base import MemoryFilter, Tx
+from mnemex.store.base import Tx
 
 MAX_NAME_WORDS = 3  # query n-grams tried against the entity dictionary
 EXPAND_DEGREE = 64  # a seed entity named by at most this many memories brings them all in
@@ -77,7 +77,7 @@ class MemoryGraph:
         self.links, self.entity_index, self.members, self.degree = {}, {}, [], []
         self.known = np.zeros(0, dtype=bool)
         # Every status, oldest first: rows keep saving order even for memories restored later.
-        for memory in tx.iter_memories(MemoryFilter(statuses=(), include_superseded=True)):
+        for memory in tx.iter_memories(changelog.EVERY_MEMORY):
             self._put(memory)
         release_freed_memory()  # a page of records at a time came and went
 

@@ -19,10 +19,11 @@ from pathlib import Path
 import numpy as np
 import numpy.typing as npt
 
+from mnemex.retrieval import changelog
 from mnemex.retrieval.ann import AnnVectors
 from mnemex.retrieval.embed import Vectors, from_bytes
 from mnemex.retrieval.timeline import Share, unshared
-from mnemex.store.base import MemoryFilter, Tx
+from mnemex.store.base import Tx
 
 # Exact search below this many memories. A scan costs ~0.8 ms per 1,000 rows on a busy 2-core
 # machine where a graph search for 100 neighbours costs ~2.5 ms at 10,000 (and grows with
@@ -31,7 +32,6 @@ ANN_THRESHOLD = 5_000
 _GROWTH = 1.5
 _SYNC_BATCH = 5_000
 _LOAD_BATCH = 10_000  # rows decoded at a time on a full load: the peak stays one batch
-_ANY_MEMORY = MemoryFilter(statuses=(), include_superseded=True)
 
 
 def release_freed_memory() -> None:
@@ -190,7 +190,7 @@ class VectorIndex:
             newest = tx.last_change()
             if newest == self.seq:
                 return
-            if self.seq < 0 and not self._restore(tx, newest):
+            if self.seq < 0 and not self._restore(tx):
                 self._reload(tx, newest)
                 return
             if tx.oldest_change() > self.seq + 1:
@@ -219,7 +219,7 @@ class VectorIndex:
             (share(memory_id), from_bytes(blob, self.dim)) for memory_id, blob in current.items()
         )
 
-    def _restore(self, tx: Tx, newest: int) -> bool:
+    def _restore(self, tx: Tx) -> bool:
         """Start from the saved graph when it belongs to this store and the log covers the gap."""
         if self.snapshot is None or not self.snapshot.exists():
             return False
@@ -228,11 +228,8 @@ class VectorIndex:
             return False
         graph, state = loaded
         seq = int(state.get("seq", -1))
-        if (
-            state.get("model") != self.model_id
-            or not 0 <= seq <= newest
-            or tx.oldest_change() > seq + 1
-            or not tx.filter_ids(state.get("sample", []), _ANY_MEMORY)
+        if state.get("model") != self.model_id or not changelog.resumable(
+            tx, seq, state.get("sample", [])
         ):
             return False
         graph.removed = int(state.get("removed", 0))
