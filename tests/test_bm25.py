@@ -240,12 +240,15 @@ def test_a_snapshot_of_another_store_or_a_damaged_one_is_not_used(
         assert len(index.rank(["beta"], 1.0).top(100)) == 8
     with np.load(copied) as saved:  # b's own snapshot now, saved by that full load
         arrays = {name: saved[name] for name in saved.files}
-    arrays["docs"] = arrays["docs"][:-1]  # cut short: postings and offsets disagree
-    np.savez(copied, **arrays)
-    with _open(tmp_path / "b.db") as other:
-        index = _synced(other)
-        assert not index.restored
-        assert len(index.rank(["beta"], 1.0).top(100)) == 8
+    for name, damaged in (
+        ("docs", arrays["docs"][:-1]),  # cut short: postings and offsets disagree
+        ("alive", arrays["alive"].astype(np.int8)),  # no longer a mask
+    ):
+        np.savez(copied, **{**arrays, name: damaged})
+        with _open(tmp_path / "b.db") as other:
+            index = _synced(other)
+            assert not index.restored
+            assert len(index.rank(["beta"], 1.0).top(100)) == 8
 
 
 def test_documents_map_to_their_timeline_rows_through_renumbering(

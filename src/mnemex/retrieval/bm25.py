@@ -485,6 +485,9 @@ def _consistent(arrays: dict[str, npt.NDArray[Any]], documents: int, terms: int)
         offsets.dtype == np.int64
         and docs.dtype == np.int32
         and counts.dtype == np.uint16
+        and arrays["lengths"].dtype == np.float32
+        and arrays["alive"].dtype == np.bool_  # a mask: integers would index instead
+        and arrays["fingerprints"].dtype == np.int64
         and len(offsets) == terms + 1
         and int(offsets[-1]) == len(docs) == len(counts)
         and all(len(arrays[name]) == documents for name in ("lengths", "alive", "fingerprints"))
