@@ -36,7 +36,7 @@ from mnemex.models import Memory
 from mnemex.retrieval import changelog
 from mnemex.retrieval.fts_tokens import tokenizer
 from mnemex.retrieval.lexical import common_cutoff, prune_common
-from mnemex.retrieval.timeline import Share, Timeline, unshared
+from mnemex.retrieval.timeline import Share, Timeline, grow, unshared
 from mnemex.retrieval.vector import release_freed_memory
 from mnemex.store.base import Tx
 from mnemex.store.sqlite import BM25_WEIGHTS, FTS_TOKENIZE, indexed_columns
@@ -56,6 +56,7 @@ RENUMBER_AT = 1_000  # gone documents (forgotten, edited) past which documents a
 SNAPSHOT_AT = 5_000
 _FORMAT = 1
 _ARRAYS = ("offsets", "docs", "counts", "lengths", "alive", "fingerprints")
+_PER_DOCUMENT = ("_lengths", "_alive", "_fingerprints")  # arrays indexed by document
 _LOAD_BATCH = 1_000  # memories tokenized at a time on a full load: the peak stays small
 _EMPTY_DOCS = np.zeros(0, dtype=np.int32)
 _EMPTY_COUNTS = np.zeros(0, dtype=np.uint16)
@@ -226,7 +227,7 @@ class LexicalIndex:
         if not memories:
             return
         first, size = len(self._ids), len(memories)
-        self._grow(first + size)
+        grow(self, _PER_DOCUMENT, first + size)
         columns = [indexed_columns(memory) for memory in memories]
         names, positions, in_content = tokenizer().tokens(columns)
         vocabulary = self._terms
@@ -261,16 +262,6 @@ class LexicalIndex:
         self._live -= 1
         self._tokens -= float(self._lengths[doc])
 
-    def _grow(self, needed: int) -> None:
-        if needed <= len(self._alive):
-            return
-        capacity = max(16, needed, int(len(self._alive) * 1.5) + 1)
-        for name in ("_lengths", "_alive", "_fingerprints"):
-            old = getattr(self, name)
-            new = np.zeros(capacity, dtype=old.dtype)
-            new[: len(old)] = old
-            setattr(self, name, new)
-
     def _fold(self) -> None:
         """Fold recent postings into the arrays; renumber documents when many are gone."""
         used = len(self._ids)
@@ -285,7 +276,7 @@ class LexicalIndex:
             live = [memory_id for memory_id in self._ids if memory_id is not None]
             self._ids = list(live)
             self._doc_of = {memory_id: doc for doc, memory_id in enumerate(live)}
-            for name in ("_lengths", "_alive", "_fingerprints"):
+            for name in _PER_DOCUMENT:
                 setattr(self, name, getattr(self, name)[:used][keep].copy())
             self._norm_avgdl = -1.0
             self._rows_of = None

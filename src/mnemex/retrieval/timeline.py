@@ -34,14 +34,6 @@ class Timeline:
     def __len__(self) -> int:
         return len(self.ids)
 
-    def _grow(self) -> None:
-        capacity = max(16, int(len(self.times) * _GROWTH) + 1)
-        for name in ("times", "episodes", "live", "says_when"):
-            old = getattr(self, name)
-            new = np.zeros(capacity, dtype=old.dtype)
-            new[: len(old)] = old
-            setattr(self, name, new)
-
     def put(
         self, memory_id: str, *, time: int, source: str | None, live: bool, says_when: bool
     ) -> int:
@@ -49,8 +41,7 @@ class Timeline:
         row = self.row_of.get(memory_id)
         if row is None:
             row = len(self.ids)
-            if row >= len(self.times):
-                self._grow()
+            grow(self, ("times", "episodes", "live", "says_when"), row + 1)
             self.ids.append(memory_id)
             self._sources.append(source)
             self.row_of[memory_id] = row
@@ -100,6 +91,19 @@ class Timeline:
             positions.append(index[same])
             targets.append(target[same])
         return np.concatenate(positions), np.concatenate(targets)
+
+
+def grow(owner: object, names: Sequence[str], needed: int) -> None:
+    """Give the owner's arrays `names` (one length) room for `needed` rows, by half again."""
+    size = len(getattr(owner, names[0]))
+    if needed <= size:
+        return
+    capacity = max(16, needed, int(size * _GROWTH) + 1)
+    for name in names:
+        old = getattr(owner, name)
+        new = np.zeros(capacity, dtype=old.dtype)
+        new[: len(old)] = old
+        setattr(owner, name, new)
 
 
 def unshared(memory_id: str) -> str:
