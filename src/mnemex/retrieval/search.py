@@ -192,7 +192,7 @@ def _lexical_channel(
     limit = _pool(store, request)
     hits = None
     if graph is not None and flt == DEFAULT_FILTER:
-        rows = index.rows_in(graph.timeline)[ranked.docs].astype(np.int64)
+        rows = index.rows_in(graph.timeline)[ranked.docs]
         if (rows >= 0).all():  # else some memory is newer than the graph: ask the store
             with graph.lock:
                 alive = graph.timeline.alive(rows)

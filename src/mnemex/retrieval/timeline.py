@@ -8,6 +8,7 @@ dead, so neighbours and episodes stay stable; per-query work is a few vectorised
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -74,9 +75,10 @@ class Timeline:
         """Rows of the given memories (-1 for a memory the timeline does not know)."""
         return np.array([self.row_of.get(m, -1) for m in memory_ids], dtype=np.int64)
 
-    def alive(self, rows: Rows) -> npt.NDArray[np.bool_]:
+    def alive(self, rows: npt.NDArray[np.signedinteger[Any]]) -> npt.NDArray[np.bool_]:
         """Whether each row (from `rows()`) is a live, current memory; unknown rows are not."""
-        return self.live[np.maximum(rows, 0)] & (rows >= 0)
+        alive: npt.NDArray[np.bool_] = self.live[np.maximum(rows, 0)] & (rows >= 0)
+        return alive
 
     def neighbours(self, rows: Rows, distance: int) -> tuple[Rows, Rows]:
         """(position in `rows`, neighbour row) pairs `distance` places apart, same episode, live."""
