@@ -25,7 +25,8 @@ class HashEmbedder:
             for word in words(text):
                 out[row, zlib.crc32(word.encode()) % self.dim] += 1.0
             out[row, 0] += 1e-3
-        return out / np.linalg.norm(out, axis=1, keepdims=True)
+        out /= np.linalg.norm(out, axis=1, keepdims=True)
+        return out
 
 
 register_embedder(HASH_MODEL, HashEmbedder)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import shutil
 from pathlib import Path
 
 import numpy as np
@@ -28,6 +29,11 @@ def _index(store: MemoryStore) -> VectorIndex:
     with store.backend.read(store.tenant) as tx:
         index.sync(tx)
     return index
+
+
+def _last_change(store: MemoryStore) -> int:
+    with store.backend.read(store.tenant) as tx:
+        return tx.last_change()
 
 
 def _fill(store: MemoryStore, count: int, topic: str = "note") -> list[str]:
@@ -119,13 +125,22 @@ def test_a_saved_graph_is_reused_and_caught_up(tmp_path: Path, clock: FakeClock)
 def test_a_graph_saved_for_another_file_is_ignored(tmp_path: Path, clock: FakeClock) -> None:
     settings = _settings(tmp_path)
     path = tmp_path / "gone.db"
+    graphs, stash = tmp_path / "gone.db-vectors", tmp_path / "old-graphs"
     with mnemex.open(str(path), settings=settings, clock=clock) as store:
         _fill(store, THRESHOLD + 3)
         _index(store)
+        saved_at = _last_change(store)
+    graphs.rename(stash)
     for suffix in ("", "-wal", "-shm"):
         Path(f"{path}{suffix}").unlink(missing_ok=True)
+    # The new file is written before the old graph comes back, with a longer change log, so the
+    # graph's log position fits it: only its memory ids can give it away.
     with mnemex.open(str(path), settings=settings, clock=clock) as store:
-        fresh = _fill(store, THRESHOLD + 3, topic="fresh")
+        fresh = _fill(store, 2 * THRESHOLD, topic="fresh")
+        assert _last_change(store) >= saved_at
+    shutil.rmtree(graphs, ignore_errors=True)
+    stash.rename(graphs)
+    with mnemex.open(str(path), settings=settings, clock=clock) as store:
         index = _index(store)
         assert not index.restored and len(index) == len(fresh)
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
 
 import numpy as np
@@ -12,7 +13,7 @@ import mnemex
 from mnemex import Settings
 from mnemex.eval import bench_peers, bench_search, seeded_store, synthetic, vector_cache
 from mnemex.interfaces.cli import app
-from mnemex.retrieval.embed import token_batches
+from mnemex.retrieval.embed import Vectors, token_batches
 from tests.fakes import HASH_MODEL, HashEmbedder
 
 
@@ -30,9 +31,12 @@ def test_cached_vectors_are_reused_only_for_the_same_texts(
     calls: list[int] = []
     embedder = HashEmbedder()
     original = embedder.embed
-    monkeypatch.setattr(
-        embedder, "embed", lambda texts: calls.append(len(texts)) or original(texts)
-    )
+
+    def counting(texts: Sequence[str]) -> Vectors:
+        calls.append(len(texts))
+        return original(texts)
+
+    monkeypatch.setattr(embedder, "embed", counting)
     texts = [m.text for m in synthetic.corpus(300)]
     first = vector_cache.corpus_vectors(texts, "c", embedder, root=tmp_path)
     again = vector_cache.corpus_vectors(texts[:200], "c", embedder, root=tmp_path)

@@ -28,11 +28,16 @@ def test_episodes_split_on_time_gap_and_source() -> None:
 
 def test_neighbours_stay_inside_the_episode_and_skip_the_dead() -> None:
     timeline = _timeline()
-    positions, targets = timeline.neighbours(timeline.rows(["a3", "b1"]), 1)
-    pairs = {(["a3", "b1"][p], timeline.ids[t]) for p, t in zip(positions, targets, strict=True)}
+    asked = ["a3", "b1", "ghost"]  # ghost: a memory the timeline does not know
+    positions, targets, distances = timeline.neighbours(timeline.rows(asked), 1)
+    pairs = {(asked[p], timeline.ids[t]) for p, t in zip(positions, targets, strict=True)}
     assert pairs == {("a3", "a2"), ("b1", "b0"), ("b1", "b2")}
+    assert distances.tolist() == [1, 1, 1]
+    positions, targets, distances = timeline.neighbours(timeline.rows(["a3"]), 2)
+    found = {timeline.ids[t]: int(d) for t, d in zip(targets, distances, strict=True)}
+    assert found == {"a2": 1, "a1": 2}  # b0 and b1 are as close, in the next episode
     timeline.kill("b2")
-    _, targets = timeline.neighbours(timeline.rows(["b1"]), 1)
+    _, targets, _ = timeline.neighbours(timeline.rows(["b1"]), 1)
     assert [timeline.ids[t] for t in targets] == ["b0"]
 
 

@@ -13,7 +13,7 @@ from mnemex import InvalidInputError, MemoryStore, Settings
 from tests.conftest import FakeClock
 
 texts = st.text(
-    alphabet=st.characters(blacklist_categories=("Cs",), blacklist_characters="\x00"),
+    alphabet=st.characters(exclude_categories=["Cs"], exclude_characters="\x00"),
     min_size=1,
     max_size=60,
 ).filter(lambda s: s.strip() != "")
@@ -28,9 +28,10 @@ actions = st.lists(
     min_size=1,
     max_size=12,
 )
+Step = tuple[str, list[str], str, float, int]
 
 
-def build(store: MemoryStore, clock: FakeClock, plan: list[tuple]) -> None:
+def build(store: MemoryStore, clock: FakeClock, plan: list[Step]) -> None:
     for content, tags, action, strength, micros in plan:
         clock.advance(microseconds=micros)
         saved = store.save(content, tags=tags, strength=strength, meta={"n": micros}, entities=tags)
@@ -45,7 +46,7 @@ def build(store: MemoryStore, clock: FakeClock, plan: list[tuple]) -> None:
 
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(plan=actions)
-def test_export_import_export_is_identical(plan: list[tuple]) -> None:
+def test_export_import_export_is_identical(plan: list[Step]) -> None:
     clock = FakeClock()
     env = Settings.load(env={})
     with mnemex.open(":memory:", settings=env, clock=clock) as source:

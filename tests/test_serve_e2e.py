@@ -158,7 +158,7 @@ def test_the_stdio_server_writes_nothing_but_protocol_messages(tmp_path: Path) -
     for message in messages:
         process.stdin.write(json.dumps(message) + "\n")
     process.stdin.flush()
-    replies = []
+    replies: list[dict[str, Any]] = []
     while not any(reply.get("id") == 2 for reply in replies):  # bounded by the reply or EOF
         line = process.stdout.readline()
         if not line:

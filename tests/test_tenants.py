@@ -53,7 +53,7 @@ def world(mem_store: MemoryStore, clock: FakeClock) -> Iterator[World]:
     ids["entity"] = entity.id
     if hasattr(MemoryStore, "facts"):
         alpha.save(f"{SECRET} Dana is CEO", subject="AlphaCorp", relation="ceo", value="Dana")
-        reviews = alpha.reviews(limit=1)  # type: ignore[attr-defined]
+        reviews = alpha.reviews(limit=1)
         ids["review"] = reviews[0].id if reviews else "rev_none"
     clock.advance(days=400)  # alpha's memories have faded: a hard gc would take them
     _, secret = mem_store.tokens.create("beta")

@@ -385,15 +385,14 @@ class LexicalIndex:
             postings = [[self._hits_with_counts(term) for term in each] for each in terms]
             dfs = [each[0][0].size if each else 0 for each in postings]
             kept = set(prune_common(range(len(words)), dfs, common_cutoff(size, common_share)))
-            found: list[Docs] = []
-            scored: list[Scores] = []
-            avgdl = self._tokens / size if size else 1.0
-            for word, each in enumerate(postings):
-                for docs, counts in each if word in kept else ():
-                    if docs.size:
-                        found.append(docs)
-                        scored.append(self._score(docs, counts, avgdl))
-            docs, scores = _summed(found, scored)
+            lists = [
+                posting
+                for word, each in enumerate(postings)
+                if word in kept
+                for posting in each
+                if posting[0].size
+            ]
+            docs, scores = self._scored(lists, self._tokens / size if size else 1.0)
             return Ranked(docs, scores, self._ids, dfs, size)
 
     def rows_in(self, timeline: Timeline) -> Docs:
@@ -421,15 +420,28 @@ class LexicalIndex:
         live = self._alive[docs]
         return docs[live], counts[live]
 
-    def _score(self, docs: Docs, counts: Counts, avgdl: float) -> Scores:
-        """FTS5's bm25() term: idf * f * (k1 + 1) / (f + k1 * (1 - b + b * |D| / avgdl))."""
-        hits = docs.size
-        idf = math.log((self._live - hits + 0.5) / (hits + 0.5))
-        if idf <= 0.0:
-            idf = 1e-6
+    def _scored(self, lists: list[tuple[Docs, Counts]], avgdl: float) -> tuple[Docs, Scores]:
+        """Each document holding a term once, with the sum of FTS5's bm25() terms:
+        idf * f * (k1 + 1) / (f + k1 * (1 - b + b * |D| / avgdl)), a term per posting list."""
+        if not lists:
+            return _EMPTY_DOCS, np.zeros(0)
+        idf = []
+        for held, _ in lists:
+            rarity = math.log((self._live - held.size + 0.5) / (held.size + 0.5))
+            idf.append(rarity if rarity > 0.0 else 1e-6)
+        docs, counts = lists[0]
+        weights: Scores | float = idf[0]
+        if len(lists) > 1:
+            docs = np.concatenate([held for held, _ in lists])
+            counts = np.concatenate([each for _, each in lists])
+            weights = np.repeat(idf, [held.size for held, _ in lists])
         freq = _FREQUENCY[counts]
-        scores: Scores = idf * (freq * (K1 + 1.0)) / (freq + self._norms(avgdl)[docs])
-        return scores
+        scores: Scores = weights * (freq * (K1 + 1.0)) / (freq + self._norms(avgdl)[docs])
+        if len(lists) == 1:
+            return docs, scores
+        unique, inverse = np.unique(docs, return_inverse=True)
+        summed = np.bincount(inverse, weights=scores).astype(np.float64, copy=False)
+        return unique.astype(np.int32), summed
 
     def _norms(self, avgdl: float) -> Scores:
         """k1 * (1 - b + b * |D| / avgdl) of every document, kept until avgdl changes."""
@@ -490,15 +502,3 @@ def _fingerprint(columns: tuple[str, str, str]) -> int:
     """A hash of what the index holds of a memory (stable across processes: it is saved)."""
     digest = hashlib.blake2b("\0".join(columns).encode(), digest_size=8).digest()
     return int.from_bytes(digest, "little", signed=True)
-
-
-def _summed(found: list[Docs], scored: list[Scores]) -> tuple[Docs, Scores]:
-    """Each document once, with its scores added up."""
-    if not found:
-        return _EMPTY_DOCS, np.zeros(0)
-    if len(found) == 1:
-        return found[0], scored[0]
-    docs = np.concatenate(found)
-    unique, inverse = np.unique(docs, return_inverse=True)
-    summed = np.bincount(inverse, weights=np.concatenate(scored)).astype(np.float64)
-    return unique.astype(np.int32), summed

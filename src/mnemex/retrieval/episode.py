@@ -23,36 +23,18 @@ EPISODE_TOP = 3  # a few strong matches make an episode relevant; a long episode
 JOINERS = 30  # neighbours of the best candidates join the ranking; weaker ones could not win
 
 
-def _neighbour_bonus(
-    timeline: Timeline, rows: Rows, values: Values, width: int
-) -> tuple[Rows, Values]:
-    """Rows next to scored rows, each with the best `score / distance` it receives."""
-    targets: list[Rows] = []
-    gains: list[Values] = []
-    for distance in range(1, width + 1):
-        positions, target = timeline.neighbours(rows, distance)
-        targets.append(target)
-        gains.append(values[positions] / distance)
-    target = np.concatenate(targets)
-    gain = np.concatenate(gains)
-    unique, inverse = np.unique(target, return_inverse=True)
-    best = np.zeros(len(unique))
-    np.maximum.at(best, inverse, gain)
-    return unique, best
-
-
 def _episode_mass(timeline: Timeline, rows: Rows, values: Values) -> Values:
     """For each row, the sum of the EPISODE_TOP best values among the rows of its episode."""
     episodes = timeline.episodes[rows]
     order = np.lexsort((-values, episodes))  # by episode, best value first
     sorted_episodes = episodes[order]
     starts = np.r_[0, np.flatnonzero(np.diff(sorted_episodes)) + 1]
-    rank = np.arange(len(order)) - np.repeat(starts, np.diff(np.r_[starts, len(order)]))
+    lengths = np.diff(np.r_[starts, len(order)])
+    rank = np.arange(len(order)) - np.repeat(starts, lengths)
     kept = np.where(rank < EPISODE_TOP, values[order], 0.0)
     totals = np.add.reduceat(kept, starts) if len(order) else kept
-    mass_sorted = np.repeat(totals, np.diff(np.r_[starts, len(order)]))
     mass = np.empty_like(values)
-    mass[order] = mass_sorted
+    mass[order] = np.repeat(totals, lengths)
     return mass
 
 
@@ -73,42 +55,46 @@ def with_context(
         return dict(scores), {}
     ids = list(scores)
     rows = timeline.rows(ids)
-    values = np.array([scores[m] for m in ids], dtype=np.float64)
+    given = np.fromiter(scores.values(), np.float64, count=len(ids))
+    values = given
     if neighbour_weight > 0:
-        ids, rows, values = _add_neighbours(timeline, ids, rows, values, neighbour_weight, width)
+        ids, rows, values = _add_neighbours(timeline, ids, rows, given, neighbour_weight, width)
     if episode_weight > 0:
         known = rows >= 0
         mass = np.zeros(len(ids))
         mass[known] = _episode_mass(timeline, rows[known], values[known])
         values = values + episode_weight * mass
-    out = dict(zip(ids, values.tolist(), strict=True))
-    added = {m: v - scores.get(m, 0.0) for m, v in out.items()}
-    return out, added
+    before = np.zeros(len(ids))
+    before[: len(given)] = given
+    return dict(zip(ids, values.tolist(), strict=True)), dict(
+        zip(ids, (values - before).tolist(), strict=True)
+    )
 
 
 def _add_neighbours(
     timeline: Timeline, ids: list[str], rows: Rows, values: Values, weight: float, width: int
 ) -> tuple[list[str], Rows, Values]:
-    """Candidates with their neighbour bonus, followed by the neighbours that join."""
+    """Candidates with their neighbour bonus, followed by the neighbours that join.
+
+    A row gets the best `score / distance` any scored neighbour lends it: candidates add it to
+    their score, other rows join with it when it comes from one of the best `JOINERS`.
+    """
+    sources, targets, distances = timeline.neighbours(rows, width)
+    gains = values[sources] / distances
     order = np.argsort(rows)
     sorted_rows = rows[order]
-
-    def place(targets: Rows) -> tuple[Rows, npt.NDArray[np.bool_]]:
-        """Each target row's position among the candidates, and whether it is one."""
-        at = np.minimum(np.searchsorted(sorted_rows, targets), len(rows) - 1)
-        return order[at], sorted_rows[at] == targets
-
-    targets, gains = _neighbour_bonus(timeline, rows, values, width)
-    smoothed = values.copy()
-    positions, known = place(targets)
-    smoothed[positions[known]] += weight * gains[known]  # target rows are distinct
-    top = np.argsort(-values, kind="stable")[:JOINERS]
-    targets, gains = _neighbour_bonus(timeline, rows[top], values[top], width)
-    _, known = place(targets)
-    joined_rows = targets[~known]
-    joined_ids = [timeline.ids[row] for row in joined_rows.tolist()]
+    at = np.minimum(np.searchsorted(sorted_rows, targets), len(rows) - 1)
+    known = sorted_rows[at] == targets  # the target is a candidate
+    bonus = np.zeros(len(rows))
+    np.maximum.at(bonus, order[at[known]], gains[known])
+    lends = np.zeros(len(rows), dtype=bool)
+    lends[np.argsort(-values, kind="stable")[:JOINERS]] = True
+    outside = ~known & lends[sources]
+    joined_rows, which = np.unique(targets[outside], return_inverse=True)
+    best = np.zeros(len(joined_rows))
+    np.maximum.at(best, which, gains[outside])
     return (
-        ids + joined_ids,
+        ids + [timeline.ids[row] for row in joined_rows.tolist()],
         np.concatenate([rows, joined_rows]),
-        np.concatenate([smoothed, weight * gains[~known]]),
+        np.concatenate([values + weight * bonus, weight * best]),
     )

@@ -44,7 +44,7 @@ class MemoryGraph:
         self.mention_weight = mention_weight  # a name the memory mentions, vs. its subject (1.0)
         self.seq = -1
         self.timeline = Timeline(episode_gap_us)
-        self.links: dict[str, Links] = {}  # memory -> its entities (see Links)
+        self.links: dict[str, Links] = {}  # live memory -> its entities (see Links)
         self.entity_index: dict[str, int] = {}
         self.known = np.zeros(0, dtype=bool)  # by entity: named with certainty somewhere
         self.members: list[dict[str, float]] = []  # entity -> {live memory id: weight}
@@ -112,7 +112,12 @@ class MemoryGraph:
         self._link(memory.id, [name for name, _ in mentions], live)
 
     def _link(self, memory_id: str, names: list[str], live: bool) -> None:
-        """Link the memory to its entities; the first real name is its subject (weight 1)."""
+        """Link the memory to its entities; the first real name is its subject (weight 1).
+
+        Only a live memory is linked: a walk never passes through the others.
+        """
+        if not live:
+            return
         links: dict[int, int] = {}
         subject_found = False
         for name in names:
@@ -123,9 +128,8 @@ class MemoryGraph:
             if not subject_found and self.known[index]:
                 weight, code, subject_found = 1.0, ~index, True
             links[index] = code
-            if live:
-                self.members[index][memory_id] = weight
-                self.degree[index] += weight
+            self.members[index][memory_id] = weight
+            self.degree[index] += weight
         self.links[memory_id] = tuple(links.values())
 
     def _unlink(self, memory_id: str) -> None:
@@ -168,9 +172,7 @@ class MemoryGraph:
         targets = np.where(subject, ~codes, codes)
         weights = np.where(subject, 1.0, self.mention_weight)
         positions = np.repeat(np.arange(len(memory_ids), dtype=np.int64), counts)
-        live = self.timeline.alive(self.timeline.rows(memory_ids))
-        # A memory is among its entities' members exactly while the timeline holds it live.
-        keep = self.known[targets] & live[positions]
+        keep = self.known[targets]  # only live memories have links
         return positions[keep], targets[keep], weights[keep]
 
 
@@ -222,19 +224,18 @@ def ppr(
     if not unique or not memory_ids:
         return np.zeros(len(memory_ids))
     src, targets, w = reach.edges()
-    with graph.lock:
-        # Local entity nodes: the seeds first, then the other entities the memories link to.
-        nodes = np.concatenate([np.array(unique, dtype=np.int64), np.setdiff1d(targets, unique)])
-        degree = np.array([graph.degree[index] for index in nodes.tolist()], dtype=np.float64)
     if not len(src):
         return np.zeros(len(memory_ids))
-    sorter = np.argsort(nodes)
-    dst = sorter[np.searchsorted(nodes, targets, sorter=sorter)]
+    # Local entity nodes: the seeds and the entities the memories link to, each once.
+    nodes, local = np.unique(np.r_[np.array(unique, dtype=np.int64), targets], return_inverse=True)
+    starts, dst = local[: len(unique)], local[len(unique) :]
+    with graph.lock:
+        degree = np.array([graph.degree[index] for index in nodes.tolist()], dtype=np.float64)
     out_weight = np.bincount(src, weights=w, minlength=len(memory_ids))
     to_entity = w / out_weight[src]  # memory -> entity: the memory's links, normalised
     to_memory = w / np.maximum(degree[dst], 1e-12)  # entity -> memory: over the whole store
     walk_entities: Mass = np.zeros(len(nodes))
-    walk_entities[: len(unique)] = 1.0 / len(unique)
+    walk_entities[starts] = 1.0 / len(unique)
     walk_memories: Mass = np.zeros(len(memory_ids))
     total: Mass = np.zeros(len(memory_ids))
     for _ in range(steps):

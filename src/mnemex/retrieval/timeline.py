@@ -80,19 +80,17 @@ class Timeline:
         alive: npt.NDArray[np.bool_] = self.live[np.maximum(rows, 0)] & (rows >= 0)
         return alive
 
-    def neighbours(self, rows: Rows, distance: int) -> tuple[Rows, Rows]:
-        """(position in `rows`, neighbour row) pairs `distance` places apart, same episode, live."""
-        positions: list[Rows] = []
-        targets: list[Rows] = []
-        for step in (-distance, distance):
-            other = rows + step
-            ok = (rows >= 0) & (other >= 0) & (other < len(self.ids))
-            index = np.flatnonzero(ok)
-            source, target = rows[index], other[index]
-            same = (self.episodes[source] == self.episodes[target]) & self.live[target]
-            positions.append(index[same])
-            targets.append(target[same])
-        return np.concatenate(positions), np.concatenate(targets)
+    def neighbours(self, rows: Rows, width: int) -> tuple[Rows, Rows, Rows]:
+        """(position in `rows`, neighbour row, distance) of every live row at most `width` places
+        from a known row, in the same episode."""
+        offsets = np.r_[-np.arange(1, width + 1), np.arange(1, width + 1)]
+        targets = rows[:, None] + offsets
+        ok = (rows >= 0)[:, None] & (targets >= 0) & (targets < len(self.ids))
+        safe = np.where(ok, targets, 0)
+        episodes = self.episodes[np.maximum(rows, 0)]
+        ok &= (self.episodes[safe] == episodes[:, None]) & self.live[safe]
+        positions, columns = np.nonzero(ok)
+        return positions, targets[positions, columns], np.abs(offsets)[columns]
 
 
 def grow(owner: object, names: Sequence[str], needed: int) -> None:

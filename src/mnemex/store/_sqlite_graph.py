@@ -9,6 +9,7 @@ from typing import Any
 from mnemex.clock import from_micros, to_micros
 from mnemex.models import Entity, Relation, new_id
 from mnemex.names import normalize_name
+from mnemex.store._sqlite_memories import IN_JSON, json_list
 
 ENTITY_COLUMNS = (
     "id, tenant, name, category, aliases, tags, summary, details, strength, created_at, "
@@ -112,26 +113,18 @@ class GraphRows:
     def entity_ids(self, names: Sequence[str]) -> dict[str, str]:
         """Entity id by name (or alias), ignoring case and accents; unknown names are left out."""
         norms = {name: normalize_name(name) for name in names}
-        unique = list(dict.fromkeys(norms.values()))
+        if not norms:
+            return {}
+        wanted = json_list(list(dict.fromkeys(norms.values())))
+        rows = self.conn.execute(
+            f"SELECT 0, norm, id FROM entities WHERE tenant = ? AND norm {IN_JSON} UNION ALL "
+            "SELECT 1, alias_norm, entity_id FROM entity_aliases "
+            f"WHERE tenant = ? AND alias_norm {IN_JSON}",
+            (self.tenant, wanted, self.tenant, wanted),
+        ).fetchall()
         found: dict[str, str] = {}
-        for start in range(0, len(unique), 500):
-            chunk = unique[start : start + 500]
-            marks = ",".join("?" * len(chunk))
-            found.update(
-                self.conn.execute(
-                    f"SELECT norm, id FROM entities WHERE tenant = ? AND norm IN ({marks})",
-                    (self.tenant, *chunk),
-                ).fetchall()
-            )
-            aliased = [norm for norm in chunk if norm not in found]
-            if aliased:
-                marks = ",".join("?" * len(aliased))
-                rows = self.conn.execute(
-                    "SELECT alias_norm, entity_id FROM entity_aliases "
-                    f"WHERE tenant = ? AND alias_norm IN ({marks})",
-                    (self.tenant, *aliased),
-                ).fetchall()
-                found.update((norm, entity_id) for norm, entity_id in rows if norm not in found)
+        for _, norm, entity_id in sorted(rows, key=lambda row: row[0]):  # names, then aliases
+            found.setdefault(norm, entity_id)
         return {name: found[norm] for name, norm in norms.items() if norm in found}
 
     def get_entities(self, ids: Sequence[str]) -> dict[str, Entity]:

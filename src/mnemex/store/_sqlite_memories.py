@@ -42,6 +42,24 @@ UPDATABLE = {
 }
 
 
+# `column IN_JSON` with `json_list(values)` as its parameter: one statement whatever the count
+# (an `IN (?, ?, ...)` list is a new statement for every length) and no parameter limit.
+IN_JSON = "IN (SELECT value FROM json_each(?))"
+
+
+def json_list(values: Sequence[str]) -> str:
+    """Values as the one parameter of an IN_JSON clause."""
+    return json.dumps(list(values))
+
+
+_EMPTY_JSON = {"[]": list, "{}": dict}  # most memories' tags, entities and meta
+
+
+def _from_json(text: str) -> Any:
+    empty = _EMPTY_JSON.get(text)
+    return json.loads(text) if empty is None else empty()
+
+
 def memory_from_row(row: Sequence[Any]) -> Memory:
     """A Memory from a row selected with MEMORY_COLUMNS."""
     return Memory(
@@ -49,12 +67,12 @@ def memory_from_row(row: Sequence[Any]) -> Memory:
         tenant=row[1],
         content=row[2],
         content_hash=row[3],
-        tags=json.loads(row[4]),
-        entities=json.loads(row[5]),
+        tags=_from_json(row[4]),
+        entities=_from_json(row[5]),
         strength=row[6],
         source=row[7],
         context=row[8],
-        meta=json.loads(row[9]),
+        meta=_from_json(row[9]),
         created_at=from_micros(row[10]),
         updated_at=from_micros(row[11]),
         observed_at=None if row[12] is None else from_micros(row[12]),
@@ -171,18 +189,11 @@ class MemoryRows:
 
     def get_memories(self, ids: Sequence[str]) -> dict[str, Memory]:
         """Memories by id (missing or other tenants' ids are simply absent)."""
-        found: dict[str, Memory] = {}
-        unique = list(dict.fromkeys(ids))
-        for start in range(0, len(unique), 500):
-            chunk = unique[start : start + 500]
-            rows = self.conn.execute(
-                f"SELECT {MEMORY_COLUMNS} FROM memories WHERE +tenant = ? "
-                f"AND id IN ({','.join('?' * len(chunk))})",
-                (self.tenant, *chunk),
-            ).fetchall()
-            for row in rows:
-                found[row[0]] = memory_from_row(row)
-        return found
+        rows = self.conn.execute(
+            f"SELECT {MEMORY_COLUMNS} FROM memories WHERE +tenant = ? AND id {IN_JSON}",
+            (self.tenant, json_list(ids)),
+        ).fetchall()
+        return {row[0]: memory_from_row(row) for row in rows}
 
     def update_memory(self, memory_id: str, fields: dict[str, Any]) -> bool:
         """Set some columns of one memory; False when it does not exist for this tenant."""
@@ -325,14 +336,9 @@ class MemoryRows:
 
     def temporal_of(self, ids: Sequence[str]) -> dict[str, tuple[int, int, float]]:
         """(use_count, last_used, strength) per memory id, for scoring candidates."""
-        found: dict[str, tuple[int, int, float]] = {}
-        unique = list(dict.fromkeys(ids))
-        for start in range(0, len(unique), 500):
-            chunk = unique[start : start + 500]
-            rows = self.conn.execute(
-                "SELECT id, use_count, last_used, strength FROM memories WHERE tenant = ? "
-                f"AND id IN ({','.join('?' * len(chunk))})",  # memories_temporal answers it
-                (self.tenant, *chunk),
-            ).fetchall()
-            found.update((row[0], (int(row[1]), int(row[2]), float(row[3]))) for row in rows)
-        return found
+        rows = self.conn.execute(
+            "SELECT id, use_count, last_used, strength FROM memories WHERE tenant = ? "
+            f"AND id {IN_JSON}",  # memories_temporal answers it
+            (self.tenant, json_list(ids)),
+        ).fetchall()
+        return {row[0]: (int(row[1]), int(row[2]), float(row[3])) for row in rows}
