@@ -21,6 +21,7 @@ from mnemex.clock import system_clock, to_micros
 from mnemex.errors import StorageError, StoreBusyError
 from mnemex.store import migrations
 from mnemex.store._sqlite_aux import AuxRows
+from mnemex.store._sqlite_checkpoint import BACKSTOP_PAGES, Checkpointer
 from mnemex.store._sqlite_graph import GraphRows
 from mnemex.store._sqlite_ledger import LedgerRows
 from mnemex.store._sqlite_memories import BM25_WEIGHTS, FTS_TOKENIZE, MemoryRows, indexed_columns
@@ -66,6 +67,9 @@ class SqliteBackend(TokenTable):
         if not self.in_memory:
             Path(location).expanduser().parent.mkdir(parents=True, exist_ok=True)
         self._writer = self._open_and_migrate()
+        self._checkpointer = None
+        if not self.in_memory:
+            self._checkpointer = Checkpointer(lambda: self._connect(writer=False))
 
     def _open_and_migrate(self) -> Any:
         """Connect and migrate, retrying while another process is creating or migrating the file.
@@ -111,6 +115,7 @@ class SqliteBackend(TokenTable):
         if not self.in_memory:
             if writer:  # WAL is a property of the file; readers find it already set
                 conn.execute("PRAGMA journal_mode = WAL")
+                conn.execute(f"PRAGMA wal_autocheckpoint = {BACKSTOP_PAGES}")  # see Checkpointer
             conn.execute("PRAGMA synchronous = NORMAL")
         return conn
 
@@ -147,6 +152,8 @@ class SqliteBackend(TokenTable):
             try:
                 yield tx
                 conn.execute("COMMIT")
+                if self._checkpointer is not None:
+                    self._checkpointer.written()
             except BaseException:
                 conn.execute("ROLLBACK")
                 raise
@@ -213,6 +220,8 @@ class SqliteBackend(TokenTable):
             if self._closed:
                 return
             self._closed = True
+            if self._checkpointer is not None:
+                self._checkpointer.close()
             for conn in self._readers:
                 conn.close()
             self._readers.clear()
