@@ -105,7 +105,7 @@ def test_migration_3_indexes_facts_by_their_normalised_value(tmp_path: Path) -> 
         "observed_at, valid_from, recorded_at) VALUES "
         "('f1', 'default', 'e1', 'Alice', 'editor', ' The Neovim. ', 's', 0, 0, 0)"
     )
-    assert migrations.apply(conn, 0) == [3, 4, 5, 6]
+    assert migrations.apply(conn, 0) == [3, 4, 5, 6, 7]
     indexes = {row[1] for row in conn.execute("PRAGMA index_list(facts)")}
     assert {"facts_value", "facts_status", "facts_subject_value"} <= indexes
     conn.close()

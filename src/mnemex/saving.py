@@ -4,13 +4,16 @@ Models (embedding, analysis) run before the write transaction, so no model runs 
 store's write lock is held; `write_draft` then does only database work. The values and relation
 names the ledger's planning compares are embedded beforehand too (`read_statements`); only one
 the planning turns up from the ledger itself (a value read off a known key) is embedded later.
+Those phrase vectors are kept in the store (`keep_phrases`), so the next process reads them.
 """
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
+from functools import partial
 from typing import Any
 
 from mnemex import limits
@@ -20,7 +23,7 @@ from mnemex.config import Settings
 from mnemex.engine import Engine, require
 from mnemex.errors import InvalidInputError
 from mnemex.models import Fact, Memory, MemoryStatus, SaveResult, new_id
-from mnemex.retrieval.embed import from_bytes
+from mnemex.retrieval.embed import Vectors, from_bytes, to_bytes
 from mnemex.store.base import Tx
 from mnemex.temporal import ingest
 from mnemex.temporal.extract import Extraction
@@ -158,11 +161,39 @@ def enrich_drafts(
 
 def read_statements(engine: Engine, tx: Tx, drafts: Sequence[Draft]) -> None:
     """Read what each draft states for the ledger, and embed what choosing its facts' keys will
-    compare, in one batch before the write lock (see the module's note on what is left)."""
+    compare, in one batch before the write lock (see the module's note on what is left); what
+    the store kept of earlier embeddings is read instead."""
     for draft in drafts:
         draft.statements = ingest.statements(draft.content, draft.key, engine.settings)
     read = [draft.statements for draft in drafts if draft.statements is not None]
-    ingest.warm(tx, read, engine.similarity())
+    ingest.warm(tx, read, engine.similarity(), partial(_stored_phrases, engine, tx))
+
+
+def _phrase_digest(text: str) -> str:
+    return hashlib.blake2b(text.encode(), digest_size=16).hexdigest()
+
+
+def _stored_phrases(engine: Engine, tx: Tx, texts: Sequence[str]) -> dict[str, Vectors]:
+    """The store's vectors of these phrases, by phrase (those it has for the engine's model)."""
+    embedder = engine.embedder
+    if embedder is None or not texts:
+        return {}
+    digests = {_phrase_digest(text): text for text in texts}
+    found = tx.phrase_vectors(embedder.model_id, list(digests))
+    return {
+        digests[digest]: from_bytes(blob, embedder.dim)
+        for digest, blob in found.items()
+        if len(blob) == 4 * embedder.dim
+    }
+
+
+def keep_phrases(engine: Engine, tx: Tx, fresh: dict[str, Vectors]) -> None:
+    """Store phrase vectors a save embedded (`Similarity.collecting`), in its write transaction,
+    so another process reads them instead of embedding them again."""
+    embedder = engine.embedder
+    if embedder is not None and fresh:
+        rows = [(_phrase_digest(text), to_bytes(vector)) for text, vector in fresh.items()]
+        tx.put_phrase_vectors(embedder.model_id, rows)
 
 
 def store_vector(

@@ -153,18 +153,21 @@ class MemoryStore:
             prefix = f"items[{index}]." if len(items) > 1 else ""
             drafts.append(saving.draft_from(item, self.settings, prefix))
         # Models run before the write transaction: none runs while the write lock is held.
-        with self._read() as tx:
-            vectors = self.engine.vectors_for(
-                tx, [d.content for d in drafts], [d.content_hash for d in drafts]
-            )
-            saving.read_statements(self.engine, tx, drafts)
-        saving.enrich_drafts(self.engine, self._store_reader(), drafts, vectors)
-        now = self.now()
-        with self._write() as tx:
-            return [
-                saving.write_draft(self.engine, self.tenant, tx, draft, now, vector)
-                for draft, vector in zip(drafts, vectors, strict=True)
-            ]
+        with self.engine.similarity().collecting() as phrases:
+            with self._read() as tx:
+                vectors = self.engine.vectors_for(
+                    tx, [d.content for d in drafts], [d.content_hash for d in drafts]
+                )
+                saving.read_statements(self.engine, tx, drafts)
+            saving.enrich_drafts(self.engine, self._store_reader(), drafts, vectors)
+            now = self.now()
+            with self._write() as tx:
+                results = [
+                    saving.write_draft(self.engine, self.tenant, tx, draft, now, vector)
+                    for draft, vector in zip(drafts, vectors, strict=True)
+                ]
+                saving.keep_phrases(self.engine, tx, phrases)
+                return results
 
     def _store_reader(self) -> enrich.StoreReader:
         engine = self.engine

@@ -7,6 +7,7 @@ from collections.abc import Iterator, Sequence
 from typing import Any
 
 from mnemex.models import new_id
+from mnemex.store._sqlite_memories import IN_JSON, json_list
 from mnemex.store.base import Change
 from mnemex.temporal.values import value_key
 
@@ -149,6 +150,24 @@ class AuxRows:
             ).fetchall()
             found.update((row[0], bytes(row[1])) for row in rows)
         return found
+
+    def phrase_vectors(self, model: str, digests: Sequence[str]) -> dict[str, bytes]:
+        """Stored vectors of phrases (by digest) that `model` embedded before, for this tenant."""
+        rows = self.conn.execute(
+            "SELECT digest, vector FROM phrase_vectors "
+            f"WHERE tenant = ? AND model = ? AND digest {IN_JSON}",
+            (self.tenant, model, json_list(digests)),
+        ).fetchall()
+        return {row[0]: bytes(row[1]) for row in rows}
+
+    def put_phrase_vectors(self, model: str, rows: Sequence[tuple[str, bytes]]) -> None:
+        """Keep (digest, vector bytes) of phrases `model` embedded; a known digest stays."""
+        self._writable()
+        self.conn.executemany(
+            "INSERT OR IGNORE INTO phrase_vectors (tenant, model, digest, vector) "
+            "VALUES (?, ?, ?, ?)",
+            [(self.tenant, model, digest, vector) for digest, vector in rows],
+        )
 
     def iter_embeddings(self, model: str) -> Iterator[tuple[str, bytes]]:
         """(memory_id, vector) of every live memory embedded by `model`."""

