@@ -37,6 +37,7 @@ class Engine:
         self._vectors: dict[str, VectorIndex] = {}
         self._graphs: dict[str, MemoryGraph] = {}
         self._lexicons: dict[str, LexicalIndex] = {}
+        self._phrases: dict[str, set[str]] = {}
         load_embedder(settings.embed_model)  # an unknown model name fails here, at open
         self.analyzer = Analyzer(settings, self._analysis_embed)
 
@@ -127,6 +128,15 @@ class Engine:
         days = (now_us - to_micros(memory.last_used)) / MICROS_PER_DAY
         memory.score = self.decay.score(memory.use_count, days, memory.strength)
         return memory
+
+    def stored_phrases(self, tenant: str) -> set[str]:
+        """Digests of the phrase vectors this process knows the store holds for a tenant (so a
+        save does not write them again); forgotten past 100,000, then rewritten once each."""
+        with self.lock:
+            known = self._phrases.setdefault(tenant, set())
+            if len(known) > 100_000:
+                known.clear()
+            return known
 
     def similarity(self) -> Similarity:
         """How relation names are compared (embeddings when a model is configured)."""

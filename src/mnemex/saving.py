@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Sequence
+from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
 from datetime import datetime
 from functools import partial
@@ -27,6 +28,7 @@ from mnemex.retrieval.embed import Vectors, from_bytes, to_bytes
 from mnemex.store.base import Tx
 from mnemex.temporal import ingest
 from mnemex.temporal.extract import Extraction
+from mnemex.temporal.similarity import Collected
 
 SAVE_FIELDS = frozenset(
     {
@@ -166,7 +168,14 @@ def read_statements(engine: Engine, tx: Tx, drafts: Sequence[Draft]) -> None:
     for draft in drafts:
         draft.statements = ingest.statements(draft.content, draft.key, engine.settings)
     read = [draft.statements for draft in drafts if draft.statements is not None]
-    ingest.warm(tx, read, engine.similarity(), partial(_stored_phrases, engine, tx))
+    with stored_phrases(engine, tx):
+        ingest.warm(tx, read, engine.similarity())
+
+
+def stored_phrases(engine: Engine, tx: Tx) -> AbstractContextManager[None]:
+    """A block in which the ledger's phrase vectors are read from the store before the model
+    runs (through `tx`: use it inside that transaction)."""
+    return engine.similarity().reading(partial(_stored_phrases, engine, tx))
 
 
 def _phrase_digest(text: str) -> str:
@@ -187,13 +196,19 @@ def _stored_phrases(engine: Engine, tx: Tx, texts: Sequence[str]) -> dict[str, V
     }
 
 
-def keep_phrases(engine: Engine, tx: Tx, fresh: dict[str, Vectors]) -> None:
-    """Store phrase vectors a save embedded (`Similarity.collecting`), in its write transaction,
-    so another process reads them instead of embedding them again."""
+def keep_phrases(engine: Engine, tx: Tx, phrases: Collected) -> None:
+    """Store the phrase vectors a save compared that the store lacks (`Similarity.collecting`),
+    in its write transaction, so another process reads them instead of embedding them again."""
     embedder = engine.embedder
-    if embedder is not None and fresh:
-        rows = [(_phrase_digest(text), to_bytes(vector)) for text, vector in fresh.items()]
+    if embedder is None:
+        return
+    known = engine.stored_phrases(tx.tenant)
+    fresh = {_phrase_digest(text): vector for text, vector in phrases.unstored().items()}
+    rows = [(digest, to_bytes(vector)) for digest, vector in fresh.items() if digest not in known]
+    if rows:
         tx.put_phrase_vectors(embedder.model_id, rows)
+    known.update(fresh)
+    known.update(_phrase_digest(text) for text in phrases.stored)
 
 
 def store_vector(

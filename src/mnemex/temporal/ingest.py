@@ -25,7 +25,7 @@ from mnemex.temporal.infer import SHARED_KEYS, KeyChoice, choose, choose_named, 
 from mnemex.temporal.keyguess import UNKNOWN
 from mnemex.temporal.ledger import Claim, Outcome, place, record, repeats, retract
 from mnemex.temporal.relations import normalize_relation
-from mnemex.temporal.similarity import Similarity, Stored, nothing_stored, phrase
+from mnemex.temporal.similarity import Similarity, phrase
 from mnemex.temporal.values import same_value, value_key
 
 OPEN_REVIEWS = 1_000  # open reviews searched for a parked fact's (a person's queue: short)
@@ -79,20 +79,14 @@ def statements(
     return extract(content) if settings.ledger_extract else None
 
 
-def warm(
-    tx: Tx,
-    extractions: Sequence[Extraction],
-    similarity: Similarity,
-    stored: Stored = nothing_stored,
-) -> None:
+def warm(tx: Tx, extractions: Sequence[Extraction], similarity: Similarity) -> None:
     """Embed, in one batch, what choosing these statements' keys will compare (infer.py),
     reading the ledger here, before the write lock: a stated relation that is not yet one of its
     subject's keys against those keys and the store's common ones; a value stated with no
     relation against its subject's current values.
 
     Planning also compares what it turns up later (a relation guessed from a value, a value
-    read off a known key); those are embedded when first needed, then kept. `stored`: the
-    vectors a store kept of phrases embedded before (by any process).
+    read off a known key); those are embedded when first needed, then kept.
     """
     if similarity.mode == "lexical":
         return  # words are compared as they come: nothing to embed
@@ -109,7 +103,7 @@ def warm(
         if (triple.relation is None or triple.implied) and subject_id is not None:
             current = [f.object for f in tx.facts_for_key(subject_id, None, (ACTIVE,))]
             texts += [triple.value, *current] if len(current) >= 2 else []
-    similarity.warm(list(dict.fromkeys(texts)), stored)
+    similarity.warm(list(dict.fromkeys(texts)))
 
 
 def prepare(

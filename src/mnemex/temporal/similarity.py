@@ -10,6 +10,7 @@ from __future__ import annotations
 import threading
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import AbstractContextManager, contextmanager
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol
 
 import numpy as np
@@ -25,14 +26,21 @@ if TYPE_CHECKING:
 EMBED_SHARE = 0.5
 
 
-# Vectors a store kept of phrases embedded before, by phrase (see EmbeddingSimilarity.warm).
+# Vectors a store kept of phrases embedded before, by phrase (see EmbeddingSimilarity.reading).
 Stored = Callable[[Sequence[str]], dict[str, Any]]
 _CACHE = 20_000  # phrase vectors kept in memory
 
 
-def nothing_stored(texts: Sequence[str]) -> dict[str, Any]:
-    """No store to read from: every phrase is embedded."""
-    return {}
+@dataclass(slots=True)
+class Collected:
+    """The phrases a block compared (see `collecting`): each with its vector, and which of them
+    came out of the store; the others are for the store to keep."""
+
+    used: dict[str, Any] = field(default_factory=dict)
+    stored: set[str] = field(default_factory=set)
+
+    def unstored(self) -> dict[str, Any]:
+        return {text: vector for text, vector in self.used.items() if text not in self.stored}
 
 
 class Similarity(Protocol):
@@ -44,9 +52,11 @@ class Similarity(Protocol):
 
     def values(self, a: str, b: Sequence[str]) -> list[float] | None: ...
 
-    def warm(self, texts: Sequence[str], stored: Stored = nothing_stored) -> None: ...
+    def warm(self, texts: Sequence[str]) -> None: ...
 
-    def collecting(self) -> AbstractContextManager[dict[str, Any]]: ...
+    def reading(self, stored: Stored) -> AbstractContextManager[None]: ...
+
+    def collecting(self) -> AbstractContextManager[Collected]: ...
 
 
 class LexicalSimilarity:
@@ -62,13 +72,18 @@ class LexicalSimilarity:
         """No similarity of value strings without a model."""
         return None
 
-    def warm(self, texts: Sequence[str], stored: Stored = nothing_stored) -> None:
+    def warm(self, texts: Sequence[str]) -> None:
         """Nothing to prepare: words are compared as they come."""
 
     @contextmanager
-    def collecting(self) -> Iterator[dict[str, Any]]:
+    def reading(self, stored: Stored) -> Iterator[None]:
+        """Nothing is embedded: nothing to read."""
+        yield
+
+    @contextmanager
+    def collecting(self) -> Iterator[Collected]:
         """Nothing is embedded: nothing to collect."""
-        yield {}
+        yield Collected()
 
 
 class EmbeddingSimilarity(LexicalSimilarity):
@@ -79,18 +94,26 @@ class EmbeddingSimilarity(LexicalSimilarity):
     def __init__(self, embedder: Embedder) -> None:
         self.embedder = embedder
         self._cache: dict[str, Any] = {}
-        self._local = threading.local()  # what `collecting` gathers, per thread
+        self._local = threading.local()  # per thread: `reading`'s store, what `collecting` gathers
 
     def _vectors(self, texts: Sequence[str]) -> Any:
         found: dict[str, Any] = {text: self._cache.get(text) for text in texts}
         missing = [text for text, vector in found.items() if vector is None]
+        stored = getattr(self._local, "stored", None)
+        kept: dict[str, Any] = {}
+        if missing and stored is not None:
+            kept = stored(missing)
+            found.update(kept)
+            self._keep(kept)
+            missing = [text for text in missing if text not in kept]
         if missing:
             embedded = dict(zip(missing, self.embedder.embed(missing), strict=True))
             found.update(embedded)
             self._keep(embedded)
-            collected = getattr(self._local, "collected", None)
-            if collected is not None:
-                collected.update(embedded)
+        collected: Collected | None = getattr(self._local, "collected", None)
+        if collected is not None:
+            collected.used.update(found)
+            collected.stored.update(kept)
         return np.stack([found[text] for text in texts])
 
     def _keep(self, vectors: dict[str, Any]) -> None:
@@ -98,28 +121,39 @@ class EmbeddingSimilarity(LexicalSimilarity):
             self._cache.clear()
         self._cache.update(vectors)
 
-    def warm(self, texts: Sequence[str], stored: Stored = nothing_stored) -> None:
-        """Have, in one batch, the texts (values, relation phrases) a later comparison needs:
-        from `stored` (what a store kept of earlier processes' work), else embedded. A save
-        does this before taking the write lock, so no model runs while it is held."""
-        missing = [t for t in dict.fromkeys(texts) if t not in self._cache]
-        if missing:
-            self._keep(stored(missing))
-            self._vectors(missing)
+    def warm(self, texts: Sequence[str]) -> None:
+        """Have, in one batch, the texts (values, relation phrases) a later comparison needs
+        (read from a store inside `reading`, else embedded). A save does this before taking the
+        write lock, so no model runs while it is held."""
+        if texts:
+            self._vectors(texts)
 
     @contextmanager
-    def collecting(self) -> Iterator[dict[str, Any]]:
-        """Phrase -> vector of what this thread embeds inside the block (a save keeps them for
-        its tenant: another thread's tenant's phrases are not mixed in)."""
-        outer = getattr(self._local, "collected", None)
-        collected: dict[str, Any] = {}
+    def reading(self, stored: Stored) -> Iterator[None]:
+        """Inside the block, this thread looks phrases missing from memory up in `stored` (what
+        a store kept of earlier processes' embeddings) before running the model."""
+        outer = getattr(self._local, "stored", None)
+        self._local.stored = stored
+        try:
+            yield
+        finally:
+            self._local.stored = outer
+
+    @contextmanager
+    def collecting(self) -> Iterator[Collected]:
+        """What this thread compares inside the block (a save keeps it for its tenant: phrases
+        another thread compares for another tenant are not mixed in; one this process embedded
+        for another store or tenant is kept here too)."""
+        outer: Collected | None = getattr(self._local, "collected", None)
+        collected = Collected()
         self._local.collected = collected
         try:
             yield collected
         finally:
             self._local.collected = outer
             if outer is not None:
-                outer.update(collected)
+                outer.used.update(collected.used)
+                outer.stored.update(collected.stored)
 
     def relations(self, a: str, b: Sequence[str]) -> list[float]:
         """Lexical similarity blended with embedding cosine, for each name in `b`."""
