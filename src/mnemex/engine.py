@@ -129,7 +129,7 @@ class Engine:
         memory.score = self.decay.score(memory.use_count, days, memory.strength)
         return memory
 
-    def stored_phrases(self, tenant: str) -> set[str]:
+    def phrases_in_store(self, tenant: str) -> set[str]:
         """Digests of the phrase vectors this process knows the store holds for a tenant (so a
         save does not write them again); forgotten past 100,000, then rewritten once each."""
         with self.lock:

@@ -168,21 +168,21 @@ def read_statements(engine: Engine, tx: Tx, drafts: Sequence[Draft]) -> None:
     for draft in drafts:
         draft.statements = ingest.statements(draft.content, draft.key, engine.settings)
     read = [draft.statements for draft in drafts if draft.statements is not None]
-    with stored_phrases(engine, tx):
+    with phrases_from_store(engine, tx):
         ingest.warm(tx, read, engine.similarity())
 
 
-def stored_phrases(engine: Engine, tx: Tx) -> AbstractContextManager[None]:
+def phrases_from_store(engine: Engine, tx: Tx) -> AbstractContextManager[None]:
     """A block in which the ledger's phrase vectors are read from the store before the model
     runs (through `tx`: use it inside that transaction)."""
-    return engine.similarity().reading(partial(_stored_phrases, engine, tx))
+    return engine.similarity().reading(partial(_phrase_vectors, engine, tx))
 
 
 def _phrase_digest(text: str) -> str:
     return hashlib.blake2b(text.encode(), digest_size=16).hexdigest()
 
 
-def _stored_phrases(engine: Engine, tx: Tx, texts: Sequence[str]) -> dict[str, Vectors]:
+def _phrase_vectors(engine: Engine, tx: Tx, texts: Sequence[str]) -> dict[str, Vectors]:
     """The store's vectors of these phrases, by phrase (those it has for the engine's model)."""
     embedder = engine.embedder
     if embedder is None or not texts:
@@ -202,7 +202,7 @@ def keep_phrases(engine: Engine, tx: Tx, phrases: Collected) -> None:
     embedder = engine.embedder
     if embedder is None:
         return
-    known = engine.stored_phrases(tx.tenant)
+    known = engine.phrases_in_store(tx.tenant)
     fresh = {_phrase_digest(text): vector for text, vector in phrases.unstored().items()}
     rows = [(digest, to_bytes(vector)) for digest, vector in fresh.items() if digest not in known]
     if rows:

@@ -161,7 +161,7 @@ class MemoryStore:
                 saving.read_statements(self.engine, tx, drafts)
             saving.enrich_drafts(self.engine, self._store_reader(), drafts, vectors)
             now = self.now()
-            with self._write() as tx, saving.stored_phrases(self.engine, tx):
+            with self._write() as tx, saving.phrases_from_store(self.engine, tx):
                 results = [
                     saving.write_draft(self.engine, self.tenant, tx, draft, now, vector)
                     for draft, vector in zip(drafts, vectors, strict=True)

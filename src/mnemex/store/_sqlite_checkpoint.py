@@ -36,7 +36,7 @@ class Checkpointer:
         self._connect = connect
         self._wake = threading.Event()
         self._stop = threading.Event()
-        self.runs = 0  # checkpoints done (tests and stats read it)
+        self.runs = 0  # checkpoints done (tests read it)
         self._thread = threading.Thread(target=self._run, name="mnemex-checkpoint", daemon=True)
         self._thread.start()
 

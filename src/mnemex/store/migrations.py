@@ -322,7 +322,7 @@ def _m006_memory_temporal_index(conn: Connection) -> None:
 
 def _m007_phrase_vectors(conn: Connection) -> None:
     """Vectors of the short phrases the ledger compares (values, relation names), so a new
-    process reads them instead of embedding them again: ~0.8 ms a save at 100,000 memories.
+    process reads them instead of embedding them again: ~0.75 ms a save at 100,000 memories.
     Keyed by tenant, model and a digest of the phrase (the text itself is not kept).
     """
     run_script(
