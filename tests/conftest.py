@@ -49,3 +49,30 @@ def store(
 def mem_store(settings: Settings, clock: FakeClock) -> Iterator[MemoryStore]:
     with mnemex.open(":memory:", settings=settings, clock=clock) as opened:
         yield opened
+
+
+def assert_fact_counts_kept(store: MemoryStore) -> None:
+    """The per-value fact counts the triggers keep (migration 8) are what counting the facts
+    gives, and `value_relations` answers as a count over the facts would, subject excluded."""
+    statuses = ("active", "superseded")
+    with store.backend.read(store.tenant) as tx:
+        conn = tx.conn  # type: ignore[attr-defined]
+        kept = conn.execute(
+            "SELECT tenant, object_key, status, relation, facts FROM fact_value_counts "
+            "WHERE facts != 0"
+        ).fetchall()
+        counted = conn.execute(
+            "SELECT tenant, coalesce(object_key, ''), status, relation, count(*) FROM facts "
+            "GROUP BY 1, 2, 3, 4"
+        ).fetchall()
+        assert sorted(kept) == sorted(counted)
+        pairs = conn.execute(
+            "SELECT DISTINCT object_key, subject_id FROM facts WHERE tenant = ?", (store.tenant,)
+        ).fetchall()
+        for value, subject in pairs:
+            expected = conn.execute(
+                "SELECT relation, count(*) FROM facts WHERE tenant = ? AND object_key = ? "
+                "AND status IN (?, ?) AND subject_id != ? GROUP BY relation",
+                (store.tenant, value, *statuses, subject),
+            ).fetchall()
+            assert tx.value_relations(value, statuses, exclude_subject=subject) == dict(expected)

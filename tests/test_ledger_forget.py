@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 
 import mnemex
 from mnemex import MemoryStore, Settings
-from tests.conftest import FakeClock
+from tests.conftest import FakeClock, assert_fact_counts_kept
 
 T0 = datetime(2026, 1, 1, tzinfo=UTC)
 
@@ -67,6 +67,7 @@ def test_a_hard_forget_retracts_for_good(store: MemoryStore) -> None:
     helix = _editor(store, "Helix", 10)
     store.forget(helix, hard=True)
     assert [f.object for f in store.facts("Alice")] == ["Vim"]
+    assert_fact_counts_kept(store)
 
 
 memories = st.lists(
@@ -120,3 +121,4 @@ def test_forget_restore_never_two_active_values_never_lost_history(
             store.restore(memory_id)
         after = {(f.id, f.status, f.valid_to) for f in store.facts(include_history=True)}
         assert after == before  # every forget undone: the history is exactly as it was
+        assert_fact_counts_kept(store)

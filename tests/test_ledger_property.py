@@ -4,7 +4,8 @@
 - an `as_of` query never returns a fact recorded after it;
 - `facts(as_of=T)` is exactly what `facts()` answered at time T;
 - every key is stored exactly as its facts lay it out (a write re-lays only the windows it
-  changes, so a stored window that drifted would never be repaired).
+  changes, so a stored window that drifted would never be repaired);
+- the per-value fact counts the store keeps are what counting the facts gives.
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ from hypothesis import strategies as st
 import mnemex
 from mnemex import MemoryStore, Settings
 from mnemex.temporal.history import by_key, retractions_of, windows
-from tests.conftest import FakeClock
+from tests.conftest import FakeClock, assert_fact_counts_kept
 
 T0 = datetime(2026, 1, 1, tzinfo=UTC)
 SUBJECTS = ["Alice", "Bob"]
@@ -114,6 +115,7 @@ def test_ledger_invariants(ops: list[tuple[Any, ...]], probes: list[int]) -> Non
             _check_one_active(store)
             _check_layout(store)
             snapshots[clock.now] = _snapshot(store)
+        assert_fact_counts_kept(store)
         for moment, seen in snapshots.items():
             as_of = {(f.subject_id, f.relation, f.id) for f in store.facts(as_of=moment)}
             assert as_of == seen, moment

@@ -105,7 +105,7 @@ def test_migration_3_indexes_facts_by_their_normalised_value(tmp_path: Path) -> 
         "observed_at, valid_from, recorded_at) VALUES "
         "('f1', 'default', 'e1', 'Alice', 'editor', ' The Neovim. ', 's', 0, 0, 0)"
     )
-    assert migrations.apply(conn, 0) == [3, 4, 5, 6, 7]
+    assert migrations.apply(conn, 0) == [3, 4, 5, 6, 7, 8]
     indexes = {row[1] for row in conn.execute("PRAGMA index_list(facts)")}
     assert {"facts_value", "facts_status", "facts_subject_value"} <= indexes
     conn.close()
@@ -117,7 +117,8 @@ def test_migration_3_indexes_facts_by_their_normalised_value(tmp_path: Path) -> 
 
 def test_per_save_ledger_reads_use_a_narrow_index(tmp_path: Path) -> None:
     """value_relations, relation_counts and subject_name run on every save: a plan that visits
-    the facts table reads a row per fact of a common value or of the user (thousands at 100k)."""
+    the facts table reads a row per fact of a common value or of the user (thousands at 100k);
+    value_relations reads the kept counts of migration 8 instead."""
     backend = SqliteBackend(str(tmp_path / "plans.db"))
     issued: list[str] = []
     try:
@@ -130,6 +131,7 @@ def test_per_save_ledger_reads_use_a_narrow_index(tmp_path: Path) -> None:
             tx.facts_with_value("neovim", subject_id="e1")
             tx.facts_for_key("e1", "editor")
             tx.facts_for_key("e1", None, ("active", "pending"))
+            tx.facts_for_key("e1", "editor", ("active",))
             tx.conn.set_trace_callback(None)
             plans = [
                 " ".join(str(row[3]) for row in tx.conn.execute(f"EXPLAIN QUERY PLAN {sql}"))
@@ -138,8 +140,12 @@ def test_per_save_ledger_reads_use_a_narrow_index(tmp_path: Path) -> None:
             ]
     finally:
         backend.close()
-    assert len(plans) == 7
-    assert all("COVERING INDEX" in plan for plan in plans[:3]), plans
+    assert len(plans) == 8
+    # A value's relations: its kept counts, less the subject's own facts found by subject.
+    counts = "fact_value_counts USING PRIMARY KEY (tenant=? AND object_key=? AND status=?)"
+    assert counts in plans[0], plans
+    assert "facts_subject_value (tenant=? AND subject_id=? AND object_key=?)" in plans[0], plans
+    assert all("COVERING INDEX" in plan for plan in plans[1:3]), plans
     # A status or a subject narrows a value's facts by index, not by reading each of them.
     assert "facts_value_relations (tenant=? AND object_key=? AND status=?)" in plans[3], plans
     assert "facts_subject_value (tenant=? AND subject_id=? AND object_key=?)" in plans[4], plans
@@ -147,6 +153,8 @@ def test_per_save_ledger_reads_use_a_narrow_index(tmp_path: Path) -> None:
     # user has thousands), whichever index would also give the order the store lists them in.
     assert "facts_key (tenant=? AND subject_id=? AND relation=?)" in plans[5], plans
     assert "facts_status (tenant=? AND subject_id=? AND status=?)" in plans[6], plans
+    # A key's current value: the one row of the partial unique index, not the subject's others.
+    assert "facts_one_active (tenant=? AND subject_id=? AND relation=?)" in plans[7], plans
 
 
 def test_search_reads_candidates_use_counts_from_an_index_alone(tmp_path: Path) -> None:

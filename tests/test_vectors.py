@@ -2,15 +2,19 @@
 
 from __future__ import annotations
 
+import threading
+from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
 
 import mnemex
-from mnemex import MemoryStore, Settings
-from mnemex.retrieval.embed import MiniLMEmbedder, load_embedder
+from mnemex import MemoryStore, Settings, saving
+from mnemex.retrieval.embed import MiniLMEmbedder, Vectors, load_embedder, register_embedder
 from tests.conftest import FakeClock
+from tests.fakes import HashEmbedder
 
 
 def test_embeddings_are_unit_vectors_and_order_preserving() -> None:
@@ -109,3 +113,40 @@ def test_unknown_model_setting_is_rejected(tmp_path: Path) -> None:
     with pytest.raises(InvalidInputError) as info:
         mnemex.open(":memory:", settings=Settings.load(env={}, embed_model="gpt-9"))
     assert info.value.field == "embed_model"
+
+
+class _GatedEmbedder(HashEmbedder):
+    """Embeds a batch of memory texts only once the ledger has begun reading that batch."""
+
+    def __init__(self, reading: threading.Event, gated: list[str]) -> None:
+        self.reading = reading
+        self.gated = gated
+        self.saw_reading: list[bool] = []
+
+    def embed(self, texts: Sequence[str]) -> Vectors:
+        if list(texts) == self.gated:  # not the ledger's phrases
+            self.saw_reading.append(self.reading.wait(timeout=5))
+        return super().embed(texts)
+
+
+def test_a_batch_is_read_for_the_ledger_while_its_texts_embed(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    reading = threading.Event()
+    texts = ["Alice's editor is Vim.", "Bob lives in Oslo."]
+    embedder = _GatedEmbedder(reading, texts)
+    register_embedder("test-gated", lambda: embedder)
+    read_statements = saving.read_statements
+
+    def noted(*args: Any) -> None:
+        reading.set()
+        read_statements(*args)
+
+    monkeypatch.setattr(saving, "read_statements", noted)
+    settings = Settings.load(env={}, data_dir=tmp_path, embed_model="test-gated")
+    with mnemex.open(str(tmp_path / "s.db"), settings=settings) as store:
+        saved = store.save_many([{"content": text} for text in texts])
+        with store.backend.read(store.tenant) as tx:
+            kept = tx.embeddings_by_hash(embedder.model_id, [s.memory.content_hash for s in saved])
+    assert embedder.saw_reading == [True]  # embedding waited on the reading, not the reverse
+    assert len(kept) == 2

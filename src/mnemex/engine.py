@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import threading
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from mnemex import limits
@@ -14,7 +14,7 @@ from mnemex.config import Settings
 from mnemex.errors import NotFoundError
 from mnemex.models import Memory
 from mnemex.retrieval.bm25 import LexicalIndex
-from mnemex.retrieval.embed import Embedder, load_embedder, to_bytes
+from mnemex.retrieval.embed import Embedder, embed_all_soon, load_embedder, to_bytes
 from mnemex.retrieval.graph import MemoryGraph
 from mnemex.retrieval.vector import VectorIndex
 from mnemex.store.base import Backend, Tx
@@ -111,17 +111,28 @@ class Engine:
         self, tx: Tx, texts: Sequence[str], hashes: Sequence[str]
     ) -> list[bytes | None]:
         """Stored-form vectors for texts: reused by content hash when known, embedded otherwise."""
+        return self.vectors_soon(tx, texts, hashes)()
+
+    def vectors_soon(
+        self, tx: Tx, texts: Sequence[str], hashes: Sequence[str]
+    ) -> Callable[[], list[bytes | None]]:
+        """`vectors_for`, the model running on helper threads: call the result for the vectors
+        (`tx` is only read before this returns)."""
         embedder = self.embedder
         if embedder is None:
-            return [None] * len(texts)
+            return lambda: [None] * len(texts)
         known = tx.embeddings_by_hash(embedder.model_id, hashes)
         missing = [i for i, h in enumerate(hashes) if h not in known]
-        fresh = embedder.embed([texts[i] for i in missing]) if missing else None
-        result: list[bytes | None] = [known.get(h) for h in hashes]
-        for position, index in enumerate(missing):
-            assert fresh is not None
-            result[index] = to_bytes(fresh[position])
-        return result
+        pending = embed_all_soon(embedder, [texts[i] for i in missing]) if missing else None
+
+        def vectors() -> list[bytes | None]:
+            result: list[bytes | None] = [known.get(h) for h in hashes]
+            if pending is not None:
+                for index, vector in zip(missing, pending.result(), strict=True):
+                    result[index] = to_bytes(vector)
+            return result
+
+        return vectors
 
     def scored(self, memory: Memory, now_us: int) -> Memory:
         """The memory with its temporal score as of `now_us` (scores are never stored)."""

@@ -2,8 +2,9 @@
 
 Models (embedding, analysis) run before the write transaction, so no model runs while the
 store's write lock is held; `write_draft` then does only database work. The values and relation
-names the ledger's planning compares are embedded beforehand too (`read_statements`); only one
-the planning turns up from the ledger itself (a value read off a known key) is embedded later.
+names the ledger's planning compares are embedded beforehand too (`read_statements`, which runs
+while the texts embed on helper threads); only one the planning turns up from the ledger itself
+(a value read off a known key) is embedded later.
 Those phrase vectors are kept in the store (`keep_phrases`), so the next process reads them.
 """
 

@@ -155,10 +155,11 @@ class MemoryStore:
         # Models run before the write transaction: none runs while the write lock is held.
         with self.engine.similarity().collecting() as phrases:
             with self._read() as tx:
-                vectors = self.engine.vectors_for(
+                vectors_of = self.engine.vectors_soon(
                     tx, [d.content for d in drafts], [d.content_hash for d in drafts]
                 )
-                saving.read_statements(self.engine, tx, drafts)
+                saving.read_statements(self.engine, tx, drafts)  # while the texts embed
+                vectors = vectors_of()
             saving.enrich_drafts(self.engine, self._store_reader(), drafts, vectors)
             now = self.now()
             with self._write() as tx, saving.phrases_from_store(self.engine, tx):

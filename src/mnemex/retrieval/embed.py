@@ -176,18 +176,27 @@ def _cut(order: Sequence[int], lengths: Sequence[int], cap: int) -> list[list[in
     return plan
 
 
-_QUERY_POOL: list[ThreadPoolExecutor] = []
-_QUERY_LOCK = threading.Lock()
+_HELPER_POOL: list[ThreadPoolExecutor] = []
+_HELPER_LOCK = threading.Lock()
 
 
 def embed_soon(embedder: Embedder, text: str) -> Future[Vectors]:
     """Start embedding a query on a helper thread while the caller runs the lexical channel."""
     # ONNX Runtime and SQLite both release the GIL, so the two overlap on two cores.
-    with _QUERY_LOCK:
-        if not _QUERY_POOL:
-            _QUERY_POOL.append(ThreadPoolExecutor(default_workers(), "mnemex-query"))
-        pool = _QUERY_POOL[0]
-    return pool.submit(lambda: embedder.embed([text])[0])
+    return _helpers().submit(lambda: embedder.embed([text])[0])
+
+
+def embed_all_soon(embedder: Embedder, texts: Sequence[str]) -> Future[Vectors]:
+    """Start embedding texts on a helper thread (the embedder's own threads do the batches)
+    while the caller reads what it can without their vectors."""
+    return _helpers().submit(embedder.embed, list(texts))
+
+
+def _helpers() -> ThreadPoolExecutor:
+    with _HELPER_LOCK:
+        if not _HELPER_POOL:
+            _HELPER_POOL.append(ThreadPoolExecutor(default_workers(), "mnemex-embed-soon"))
+        return _HELPER_POOL[0]
 
 
 _FACTORIES: dict[str, Callable[[], Embedder]] = {MINILM: MiniLMEmbedder}

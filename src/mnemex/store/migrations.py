@@ -339,6 +339,46 @@ def _m007_phrase_vectors(conn: Connection) -> None:
     )
 
 
+def _m008_fact_value_counts(conn: Connection) -> None:
+    """How many facts hold each value, by status and relation, kept up to date by triggers: the
+    ledger asks on every save which relations hold a value, and counting a common value's facts
+    grew with the store (1,277 facts hold "Accra" at 100,000 memories: 0.65 ms a question; the
+    triggers cost ~40 us a fact written). A fact without `object_key` (none is written so)
+    counts under ''."""
+    counted = "(new.tenant, coalesce(new.object_key, ''), new.status, new.relation, 1)"
+    added = (
+        f"INSERT INTO fact_value_counts VALUES {counted} "
+        "ON CONFLICT DO UPDATE SET facts = facts + 1;"
+    )
+    removed = (
+        "UPDATE fact_value_counts SET facts = facts - 1 WHERE tenant = old.tenant "
+        "AND object_key = coalesce(old.object_key, '') AND status = old.status "
+        "AND relation = old.relation;"
+    )
+    run_script(
+        conn,
+        f"""
+        CREATE TABLE fact_value_counts (
+            tenant TEXT NOT NULL,
+            object_key TEXT NOT NULL,
+            status TEXT NOT NULL,
+            relation TEXT NOT NULL,
+            facts INTEGER NOT NULL,
+            PRIMARY KEY (tenant, object_key, status, relation)
+        ) WITHOUT ROWID;
+        INSERT INTO fact_value_counts
+            SELECT tenant, coalesce(object_key, ''), status, relation, count(*) FROM facts
+            GROUP BY 1, 2, 3, 4;
+        CREATE TRIGGER facts_count_insert AFTER INSERT ON facts BEGIN {added} END;
+        CREATE TRIGGER facts_count_delete AFTER DELETE ON facts BEGIN {removed} END;
+        CREATE TRIGGER facts_count_update AFTER UPDATE OF tenant, object_key, status, relation
+        ON facts WHEN old.tenant IS NOT new.tenant OR old.object_key IS NOT new.object_key
+            OR old.status IS NOT new.status OR old.relation IS NOT new.relation
+        BEGIN {removed} {added} END;
+        """,
+    )
+
+
 MIGRATIONS: list[tuple[int, str, Callable[[Connection], None]]] = [
     (1, "core", _m001_core),
     (2, "tokens", _m002_tokens),
@@ -347,6 +387,7 @@ MIGRATIONS: list[tuple[int, str, Callable[[Connection], None]]] = [
     (5, "ledger read indexes", _m005_ledger_read_indexes),
     (6, "memory temporal index", _m006_memory_temporal_index),
     (7, "phrase vectors", _m007_phrase_vectors),
+    (8, "fact value counts", _m008_fact_value_counts),
 ]
 
 

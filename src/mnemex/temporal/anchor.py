@@ -148,13 +148,15 @@ def read(tx: Tx, clause: str, statement: str, *, spoken: bool = False) -> Triple
         return None
     spoken = spoken or transcript(statement)
     subjects, rest = _subjects(tx, spans(clause))
-    values = _values(tx, rest)
     if not subjects:
         user = None if spoken else _user(tx, clause)
         if user is not None:
             subjects = {-1: user}
-    if len(set(subjects.values())) != 1 or not values:
+    if len(set(subjects.values())) != 1:
         return None  # no known subject, or several: whose value it is cannot be told
+    values = _values(tx, rest)
+    if not values:
+        return None
     first = min(values, key=lambda s: s.start)
     before = [start for start in subjects if start < first.start]
     subject_id = subjects[max(before)] if before else subjects[min(subjects)]

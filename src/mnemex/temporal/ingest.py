@@ -16,7 +16,7 @@ from typing import Any, cast
 from mnemex.clock import to_micros
 from mnemex.config import Settings
 from mnemex.errors import InvalidInputError
-from mnemex.models import Entity, Fact, Review, new_id
+from mnemex.models import Fact, Review, new_id
 from mnemex.store.base import Tx
 from mnemex.temporal import anchor
 from mnemex.temporal.extract import USER, Extraction, Triple, extract, looks_named
@@ -185,30 +185,31 @@ def _overrides_quietly(tx: Tx, triple: Triple, relation: str) -> bool:
 
 
 class _ReadMemo:
-    """A transaction whose fact reads and entity lookups are remembered, for the read-only
-    planning of one save (a subject with thousands of facts was read several times per
-    statement; the relation ranking is cached by the store itself)."""
+    """A transaction whose ledger reads and entity lookups are remembered, for read-only
+    planning (a subject with thousands of facts was read several times per statement, and a
+    short save is read off the ledger clause by clause, then as a whole: the same names and
+    values again). The relation ranking is cached by the store itself."""
+
+    _REMEMBERED = frozenset(
+        {"facts_for_key", "find_entity", "has_facts", "facts_with_value", "value_relations"}
+    )
 
     def __init__(self, tx: Tx) -> None:
         self._tx = tx
-        self._facts: dict[tuple[str | None, str | None, tuple[str, ...]], list[Fact]] = {}
-        self._entities: dict[str, Entity | None] = {}
-
-    def facts_for_key(
-        self, subject_id: str | None, relation: str | None, statuses: Sequence[str] = ()
-    ) -> list[Fact]:
-        key = (subject_id, relation, tuple(statuses))
-        if key not in self._facts:
-            self._facts[key] = self._tx.facts_for_key(subject_id, relation, statuses)
-        return self._facts[key]
-
-    def find_entity(self, name: str) -> Entity | None:
-        if name not in self._entities:
-            self._entities[name] = self._tx.find_entity(name)
-        return self._entities[name]
+        self._answers: dict[tuple[Any, ...], Any] = {}
 
     def __getattr__(self, name: str) -> Any:
-        return getattr(self._tx, name)
+        method = getattr(self._tx, name)
+        if name not in self._REMEMBERED:
+            return method
+
+        def remembered(*args: Any, **kwargs: Any) -> Any:
+            key = (name, *(tuple(a) if isinstance(a, list) else a for a in args), *kwargs.items())
+            if key not in self._answers:
+                self._answers[key] = method(*args, **kwargs)
+            return self._answers[key]
+
+        return remembered
 
 
 def _category(tx: Tx, value: str, categories: dict[str, str]) -> str | None:
