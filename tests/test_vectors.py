@@ -12,7 +12,13 @@ import pytest
 
 import mnemex
 from mnemex import MemoryStore, Settings, saving
-from mnemex.retrieval.embed import MiniLMEmbedder, Vectors, load_embedder, register_embedder
+from mnemex.retrieval.embed import (
+    MiniLMEmbedder,
+    Vectors,
+    default_workers,
+    load_embedder,
+    register_embedder,
+)
 from tests.conftest import FakeClock
 from tests.fakes import HashEmbedder
 
@@ -150,3 +156,40 @@ def test_a_batch_is_read_for_the_ledger_while_its_texts_embed(
             kept = tx.embeddings_by_hash(embedder.model_id, [s.memory.content_hash for s in saved])
     assert embedder.saw_reading == [True]  # embedding waited on the reading, not the reverse
     assert len(kept) == 2
+
+
+class _HeldEmbedder(HashEmbedder):
+    """Holds every batch of memory texts until released; queries embed at once."""
+
+    def __init__(self) -> None:
+        self.release = threading.Event()
+        self.held = threading.Semaphore(0)
+
+    def embed(self, texts: Sequence[str]) -> Vectors:
+        if any(text.startswith("memory") for text in texts):
+            self.held.release()
+            self.release.wait(timeout=10)
+        return super().embed(texts)
+
+
+def test_a_search_does_not_wait_behind_saves_embedding(tmp_path: Path) -> None:
+    embedder = _HeldEmbedder()
+    register_embedder("test-held", lambda: embedder)
+    settings = Settings.load(env={}, data_dir=tmp_path, embed_model="test-held")
+    with mnemex.open(str(tmp_path / "s.db"), settings=settings) as store:
+        savers = [
+            threading.Thread(target=store.save_many, args=([{"content": f"memory {n}"}],))
+            for n in range(default_workers())  # as many saves as helper threads
+        ]
+        for saver in savers:
+            saver.start()
+        for _ in savers:
+            assert embedder.held.acquire(timeout=5)  # every save is embedding, held
+        searcher = threading.Thread(target=store.search, args=("what about queries",))
+        searcher.start()
+        searcher.join(timeout=5)
+        answered = not searcher.is_alive()
+        embedder.release.set()
+        for thread in (*savers, searcher):
+            thread.join(timeout=10)
+    assert answered

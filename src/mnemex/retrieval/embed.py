@@ -176,27 +176,29 @@ def _cut(order: Sequence[int], lengths: Sequence[int], cap: int) -> list[list[in
     return plan
 
 
-_HELPER_POOL: list[ThreadPoolExecutor] = []
+_HELPERS: dict[str, ThreadPoolExecutor] = {}
 _HELPER_LOCK = threading.Lock()
 
 
 def embed_soon(embedder: Embedder, text: str) -> Future[Vectors]:
     """Start embedding a query on a helper thread while the caller runs the lexical channel."""
     # ONNX Runtime and SQLite both release the GIL, so the two overlap on two cores.
-    return _helpers().submit(lambda: embedder.embed([text])[0])
+    return _helpers("mnemex-query").submit(lambda: embedder.embed([text])[0])
 
 
 def embed_all_soon(embedder: Embedder, texts: Sequence[str]) -> Future[Vectors]:
     """Start embedding texts on a helper thread (the embedder's own threads do the batches)
-    while the caller reads what it can without their vectors."""
-    return _helpers().submit(embedder.embed, list(texts))
+    while the caller reads what it can without their vectors. Saves have helpers of their own:
+    a query never waits behind a long batch for a thread to start on."""
+    return _helpers("mnemex-save").submit(embedder.embed, list(texts))
 
 
-def _helpers() -> ThreadPoolExecutor:
+def _helpers(name: str) -> ThreadPoolExecutor:
     with _HELPER_LOCK:
-        if not _HELPER_POOL:
-            _HELPER_POOL.append(ThreadPoolExecutor(default_workers(), "mnemex-embed-soon"))
-        return _HELPER_POOL[0]
+        pool = _HELPERS.get(name)
+        if pool is None:
+            pool = _HELPERS[name] = ThreadPoolExecutor(default_workers(), name)
+        return pool
 
 
 _FACTORIES: dict[str, Callable[[], Embedder]] = {MINILM: MiniLMEmbedder}
