@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 import mnemex
 from mnemex import InvalidInputError, MemoryStore, Settings
-from tests.conftest import FakeClock
+from tests.conftest import FakeClock, assert_fact_counts_kept
 
 texts = st.text(
     alphabet=st.characters(exclude_categories=["Cs"], exclude_characters="\x00"),
@@ -51,11 +51,16 @@ def test_export_import_export_is_identical(plan: list[Step]) -> None:
     env = Settings.load(env={})
     with mnemex.open(":memory:", settings=env, clock=clock) as source:
         build(source, clock, plan)
+        for value in ("Vim", "Helix"):  # facts too: one current, one superseded
+            clock.advance(seconds=1)
+            source.save(f"Alice uses {value}", subject="Alice", relation="editor", value=value)
         first = list(source.export())
     with mnemex.open(":memory:", settings=env, clock=clock, tenant="elsewhere") as target:
         counts = target.import_lines(first)
         assert counts["skipped"] == 0
         second = list(target.export())
+        assert len(target.facts("Alice", include_history=True)) == 2
+        assert_fact_counts_kept(target)  # the kept counts are not exported: rebuilt on import
     assert second == first
 
 
