@@ -8,6 +8,7 @@ from typing import Any
 
 from mnemex.clock import from_micros, to_micros
 from mnemex.models import Fact, Review
+from mnemex.temporal.history import ACTIVE, ARCHIVED, DELETED, PENDING, SUPERSEDED
 from mnemex.temporal.values import value_key
 
 FACT_COLUMNS = (
@@ -33,7 +34,7 @@ _FACT_UPDATABLE = {
     "recorded_at",
 }
 _FACT_TIMES = {"valid_from", "valid_to", "recorded_at"}
-_STATUSES = frozenset({"active", "superseded", "pending", "archived", "deleted"})  # the CHECK
+_STATUSES = frozenset({ACTIVE, SUPERSEDED, PENDING, ARCHIVED, DELETED})  # the table's CHECK
 # A key's time order as the ledger lays it out: valid_from, then record time, then the order
 # facts_for_key lists ties in (history.order_key over the store's order).
 _KEY_ORDER = ("valid_from", "recorded_at", "subject", "seq")
