@@ -7,8 +7,8 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from mnemex.retrieval.embed import Vectors, register_embedder
-from mnemex.retrieval.lexical import words
+from mnemex.embed import Vectors, register_embedder
+from mnemex.text import words
 
 HASH_MODEL = "test-hash"
 

@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 
 from mnemex.analysis import importance, intent
 from mnemex.analysis.phrases import Phrases, detect
-from mnemex.retrieval.embed import load_embedder
+from mnemex.embed import load_embedder
 
 
 def test_shipped_model_loads_with_every_intent() -> None:

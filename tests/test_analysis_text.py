@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from mnemex.analysis import context, dedup, entities, relations, tags
-from mnemex.retrieval.embed import load_embedder
+from mnemex.embed import load_embedder
 
 
 def _relations(text: str) -> list[dict[str, object]]:

@@ -41,7 +41,7 @@ def test_interfaces_reach_the_core_only_through_the_facade_and_records() -> None
         "mnemex.config",
         "mnemex.service",
         "mnemex.eval",
-        "mnemex.lifecycle.gc",
+        "mnemex.text",
         "mnemex.clock",
     )
     offenders = []

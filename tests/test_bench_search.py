@@ -11,9 +11,9 @@ from typer.testing import CliRunner
 
 import mnemex
 from mnemex import Settings
+from mnemex.embed import Vectors, token_batches
 from mnemex.eval import bench_peers, bench_search, seeded_store, synthetic, vector_cache
 from mnemex.interfaces.cli import app
-from mnemex.retrieval.embed import Vectors, token_batches
 from tests.fakes import HASH_MODEL, HashEmbedder
 
 

@@ -16,8 +16,8 @@ import mnemex
 from mnemex import MemoryStore, Settings
 from mnemex.retrieval import bm25
 from mnemex.retrieval.bm25 import LexicalIndex
-from mnemex.retrieval.lexical import query_terms
 from mnemex.store.sqlite import BM25_WEIGHTS, FTS_TOKENIZE
+from mnemex.text import query_terms
 from tests.conftest import FakeClock
 
 WORDS = (

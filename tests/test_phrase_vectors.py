@@ -7,7 +7,7 @@ from pathlib import Path
 
 import mnemex
 from mnemex.config import Settings
-from mnemex.retrieval.embed import Vectors, register_embedder
+from mnemex.embed import Vectors, register_embedder
 from mnemex.temporal.similarity import EmbeddingSimilarity
 from tests.fakes import HashEmbedder
 

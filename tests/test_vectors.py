@@ -12,13 +12,7 @@ import pytest
 
 import mnemex
 from mnemex import MemoryStore, Settings, saving
-from mnemex.retrieval.embed import (
-    MiniLMEmbedder,
-    Vectors,
-    default_workers,
-    load_embedder,
-    register_embedder,
-)
+from mnemex.embed import MiniLMEmbedder, Vectors, default_workers, load_embedder, register_embedder
 from tests.conftest import FakeClock
 from tests.fakes import HashEmbedder
 

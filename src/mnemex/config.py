@@ -52,7 +52,7 @@ class Settings:
     cross_domain_boost: float = 0.05
     touch_boost: float = 0.1
 
-    # Embeddings (retrieval/embed.py): "minilm-int8" or "none" for a lexical-only engine.
+    # Embeddings (embed.py): "minilm-int8" or "none" for a lexical-only engine.
     embed_model: str = "minilm-int8"
     vector_floor: float = 0.25  # MiniLM cosine of unrelated sentences sits below ~0.2
     ann_threshold: int = 5_000  # memories per tenant from which vector search uses HNSW

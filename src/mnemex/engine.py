@@ -11,10 +11,10 @@ from mnemex import limits
 from mnemex.analysis.analyze import Analyzer, EmbedFn
 from mnemex.clock import MICROS_PER_DAY, Clock, to_micros
 from mnemex.config import Settings
+from mnemex.embed import Embedder, embed_all_soon, load_embedder, to_bytes
 from mnemex.errors import NotFoundError
 from mnemex.models import Memory
 from mnemex.retrieval.bm25 import LexicalIndex
-from mnemex.retrieval.embed import Embedder, embed_all_soon, load_embedder, to_bytes
 from mnemex.retrieval.graph import MemoryGraph
 from mnemex.retrieval.vector import VectorIndex
 from mnemex.store.base import Backend, Tx

@@ -22,10 +22,10 @@ from mnemex import limits
 from mnemex.analysis import enrich
 from mnemex.clock import parse_time, to_micros
 from mnemex.config import Settings
+from mnemex.embed import Vectors, from_bytes, to_bytes
 from mnemex.engine import Engine, require
 from mnemex.errors import InvalidInputError
 from mnemex.models import Fact, Memory, MemoryStatus, SaveResult, new_id
-from mnemex.retrieval.embed import Vectors, from_bytes, to_bytes
 from mnemex.store.base import Tx
 from mnemex.temporal import ingest
 from mnemex.temporal.extract import Extraction

@@ -21,7 +21,7 @@ import numpy as np
 
 from mnemex.analysis import features
 from mnemex.analysis.intent import INTENTS
-from mnemex.retrieval.embed import load_embedder
+from mnemex.embed import load_embedder
 
 HERE = Path(__file__).resolve().parent
 OUT = HERE.parents[1] / "src" / "mnemex" / "analysis" / "data"

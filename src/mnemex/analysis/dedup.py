@@ -17,8 +17,8 @@ import numpy as np
 import numpy.typing as npt
 
 from mnemex.analysis import contrast
-from mnemex.analysis.gazetteer import canonical_map
-from mnemex.retrieval.lexical import STOPWORDS
+from mnemex.gazetteer import canonical_map
+from mnemex.text import STOPWORDS
 
 Vector = npt.NDArray[np.float32]
 EMBED_WEIGHT = 0.6

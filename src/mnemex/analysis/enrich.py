@@ -19,13 +19,12 @@ from mnemex.analysis.analyze import Analyzer, Vector
 from mnemex.analysis.intent import SAVE_INTENTS
 from mnemex.clock import to_micros
 from mnemex.config import Settings
+from mnemex.embed import Embedder, from_bytes
 from mnemex.limits import normalize_tag
 from mnemex.models import LIVE_STATUSES, Entity, Relation, Review, new_id
-from mnemex.names import normalize_name
-from mnemex.retrieval.embed import Embedder, from_bytes
-from mnemex.retrieval.lexical import query_terms
 from mnemex.retrieval.vector import VectorIndex
 from mnemex.store.base import MemoryFilter, Tx
+from mnemex.text import normalize_name, query_terms
 
 log = logging.getLogger(__name__)
 SIMILAR_CANDIDATES = 8

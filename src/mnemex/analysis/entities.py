@@ -18,10 +18,9 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from mnemex.analysis import gazetteer
+from mnemex import gazetteer
 from mnemex.models import Entity
-from mnemex.names import normalize_name
-from mnemex.retrieval.lexical import STOPWORDS
+from mnemex.text import STOPWORDS, normalize_name
 
 log = logging.getLogger(__name__)
 

@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from mnemex.retrieval.lexical import STOPWORDS
+from mnemex.text import STOPWORDS
 
 # Verb phrase -> relation type. Longest phrases first so "is working on" wins over "working".
 VERBS = {

@@ -18,7 +18,7 @@ import numpy as np
 import numpy.typing as npt
 
 from mnemex.limits import normalize_tag
-from mnemex.retrieval.lexical import STOPWORDS
+from mnemex.text import STOPWORDS
 
 Vectors = npt.NDArray[np.float32]
 EmbedFn = Callable[[Sequence[str]], Vectors]

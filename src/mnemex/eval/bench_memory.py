@@ -37,7 +37,7 @@ def rss() -> tuple[int | None, int]:
 def probe(path: str, queries: list[str], model: str) -> dict[str, Any]:
     """Open the store at `path`, search `queries`, and account for the memory it took."""
     import mnemex
-    from mnemex.retrieval.embed import load_embedder
+    from mnemex.embed import load_embedder
 
     if model == "test-hash":  # the test suite's tiny embedder lives in tests/fakes.py
         import_module("tests.fakes")

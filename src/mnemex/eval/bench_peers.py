@@ -24,9 +24,9 @@ from pathlib import Path
 from typing import Any
 
 from mnemex.config import Settings
+from mnemex.embed import MINILM
 from mnemex.eval import seeded_store
 from mnemex.eval.timing import percentile, timed
-from mnemex.retrieval.embed import MINILM
 
 DRIVER = Path(__file__).with_name("cortexgraph_driver.py")
 

@@ -37,11 +37,11 @@ from typing import Any
 import numpy as np
 
 from mnemex.config import Settings
+from mnemex.embed import MINILM, Embedder, Vectors, load_embedder
 from mnemex.eval import seeded_store, synthetic
 from mnemex.eval.timing import percentile, timed
-from mnemex.retrieval.embed import MINILM, Embedder, Vectors, load_embedder
-from mnemex.retrieval.lexical import words
 from mnemex.retrieval.vector import ExactVectors
+from mnemex.text import words
 
 Progress = Callable[[str], None]
 _METHODS = ("embed", "search", "lexical", "fts5", "exact", "ann")

@@ -16,7 +16,7 @@ from pathlib import Path
 import numpy as np
 import platformdirs
 
-from mnemex.retrieval.embed import Embedder, Vectors, load_embedder, register_embedder
+from mnemex.embed import Embedder, Vectors, load_embedder, register_embedder
 
 
 def default_path() -> Path:

@@ -92,7 +92,7 @@ def _store_row(world: World, settings: Settings, keyed: bool) -> dict[str, float
 
 def _vector_row(world: World, settings: Settings) -> dict[str, float] | None:
     """Every statement embedded, questions answered by cosine alone (no ledger, no time)."""
-    from mnemex.retrieval.embed import load_embedder
+    from mnemex.embed import load_embedder
 
     embedder = load_embedder(settings.embed_model)
     if embedder is None:

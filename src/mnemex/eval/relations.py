@@ -13,8 +13,8 @@ from __future__ import annotations
 import math
 from typing import Any
 
+from mnemex.embed import load_embedder
 from mnemex.eval.relation_pairs import DIFFERENT, SAME
-from mnemex.retrieval.embed import load_embedder
 from mnemex.temporal.similarity import Similarity, for_embedder
 
 Pair = tuple[str, str, bool]

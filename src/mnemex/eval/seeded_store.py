@@ -18,8 +18,8 @@ from pathlib import Path
 import numpy as np
 
 from mnemex.config import Settings
+from mnemex.embed import Embedder, Vectors, load_embedder, register_embedder
 from mnemex.eval import synthetic, vector_cache
-from mnemex.retrieval.embed import Embedder, Vectors, load_embedder, register_embedder
 
 CACHED = "bench-cached"
 _LOAD_BATCH = 2_000

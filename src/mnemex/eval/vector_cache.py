@@ -21,7 +21,7 @@ from pathlib import Path
 import numpy as np
 import platformdirs
 
-from mnemex.retrieval.embed import Embedder, Vectors
+from mnemex.embed import Embedder, Vectors
 
 CHUNK = 10_000
 

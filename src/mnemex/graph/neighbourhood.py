@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from mnemex.lifecycle.gc import preview
 from mnemex.models import LIVE_STATUSES, Entity, Graph, GraphNode, Relation
 from mnemex.store.base import Tx
+from mnemex.text import preview
 
 MAX_NODES = 300
 

@@ -7,8 +7,8 @@ from collections.abc import Callable, Sequence
 from datetime import datetime
 from typing import Any, TypeVar
 
-from mnemex.lifecycle.gc import preview
 from mnemex.models import Entity, Graph, Memory, SaveResult, SearchHit, to_jsonable
+from mnemex.text import preview
 
 T = TypeVar("T")
 PREVIEW_CHARS = 200

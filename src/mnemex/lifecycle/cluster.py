@@ -9,13 +9,12 @@ from collections.abc import Sequence
 import numpy as np
 import numpy.typing as npt
 
+from mnemex.embed import from_bytes
 from mnemex.engine import Engine
-from mnemex.lifecycle.gc import preview
 from mnemex.limits import content_hash
 from mnemex.models import LIVE_STATUSES, Cluster
-from mnemex.retrieval.embed import from_bytes
-from mnemex.retrieval.lexical import STOPWORDS, words
 from mnemex.store.base import MemoryFilter, Tx
+from mnemex.text import STOPWORDS, preview, words
 
 Matrix = npt.NDArray[np.float32]
 _HASH_DIMS = 2048

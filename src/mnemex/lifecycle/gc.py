@@ -8,17 +8,7 @@ from mnemex.clock import MICROS_PER_DAY
 from mnemex.models import GcReport, ScoredMemory
 from mnemex.store.base import MemoryFilter, TemporalRow, Tx
 from mnemex.temporal.decay import Decay
-
-PREVIEW_CHARS = 80
-
-
-def preview(text: str, limit: int = PREVIEW_CHARS) -> str:
-    """The start of a text on one line, cut at a word where possible."""
-    flat = " ".join(text.split())
-    if len(flat) <= limit:
-        return flat
-    cut = flat[:limit].rsplit(" ", 1)[0]
-    return (cut if len(cut) > limit // 2 else flat[:limit]) + "…"
+from mnemex.text import preview
 
 
 def score_rows(rows: list[TemporalRow], decay: Decay, now: int) -> np.ndarray:

@@ -12,9 +12,9 @@ import yaml
 from mnemex.clock import MICROS_PER_DAY, to_micros
 from mnemex.config import Settings
 from mnemex.engine import Engine, require
-from mnemex.lifecycle.gc import preview
 from mnemex.models import Memory, MemoryStatus, PromoteReport, ScoredMemory
 from mnemex.store.base import MemoryFilter
+from mnemex.text import preview
 
 _SLUG = re.compile(r"[^a-z0-9]+")
 _WIKILINK_UNSAFE = re.compile(r"[\[\]|#^]")

@@ -20,8 +20,8 @@ from typing import Any
 
 import numpy as np
 
+from mnemex.embed import Vectors
 from mnemex.retrieval import changelog
-from mnemex.retrieval.embed import Vectors
 
 # HNSW parameters (usearch defaults are 16 / 128 / 64): 16 links per node is the usual balance
 # of memory and recall at this dimension; the search beam of 128 (the vector channel asks for

@@ -35,7 +35,6 @@ import numpy.typing as npt
 from mnemex.models import Memory
 from mnemex.retrieval import changelog
 from mnemex.retrieval.fts_tokens import tokenizer
-from mnemex.retrieval.lexical import common_cutoff, prune_common
 from mnemex.retrieval.timeline import Share, Timeline, grow, unshared
 from mnemex.retrieval.vector import release_freed_memory
 from mnemex.store.base import Tx
@@ -450,6 +449,17 @@ class LexicalIndex:
             self._norm = K1 * (1.0 - B + B * self._lengths[:used].astype(np.float64) / avgdl)
             self._norm_avgdl = avgdl
         return self._norm
+
+
+def prune_common(terms: Sequence[int], dfs: Sequence[int], limit: int) -> list[int]:
+    """Drop terms found in more than `limit` rows, unless that would drop every term."""
+    kept = [term for term, df in zip(terms, dfs, strict=True) if df <= limit]
+    return kept or list(terms)
+
+
+def common_cutoff(corpus_size: int, common_share: float) -> int:
+    """Rows above which a query term counts as too common to search (at least 50)."""
+    return max(50, int(corpus_size * common_share))
 
 
 @dataclass(frozen=True, slots=True)

@@ -10,8 +10,7 @@ from __future__ import annotations
 
 import re
 
-from mnemex.names import normalize_name
-from mnemex.retrieval.lexical import STOPWORDS
+from mnemex.text import STOPWORDS, normalize_name
 
 _SPEAKER = re.compile(r"^\s*([A-Z][\w'’-]*(?:\s+[A-Z][\w'’-]*){0,2})\s*:\s")
 _SENTENCE = re.compile(r"(?<=[.!?…])\s+|\n+")

@@ -21,12 +21,11 @@ import numpy.typing as npt
 
 from mnemex.clock import to_micros
 from mnemex.models import LIVE_STATUSES, Memory
-from mnemex.names import normalize_name
 from mnemex.retrieval import changelog, entities, temporal_cues
-from mnemex.retrieval.lexical import STOPWORDS, words
 from mnemex.retrieval.timeline import Rows, Timeline
 from mnemex.retrieval.vector import release_freed_memory
 from mnemex.store.base import Tx
+from mnemex.text import STOPWORDS, normalize_name, words
 
 MAX_NAME_WORDS = 3  # query n-grams tried against the entity dictionary
 EXPAND_DEGREE = 64  # a seed entity named by at most this many memories brings them all in

@@ -5,8 +5,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from mnemex.embed import to_bytes
 from mnemex.engine import Engine
-from mnemex.retrieval.embed import to_bytes
 
 BATCH = 256
 _EVERYTHING = 10_000_000

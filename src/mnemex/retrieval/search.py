@@ -22,13 +22,14 @@ import numpy as np
 import numpy.typing as npt
 
 from mnemex.clock import MICROS_PER_DAY, to_micros
+from mnemex.embed import Vectors, embed_soon
 from mnemex.models import ChannelScore, SearchHit
-from mnemex.retrieval import episode, fuse, lexical, temporal_cues, usage
-from mnemex.retrieval.embed import Vectors, embed_soon
+from mnemex.retrieval import episode, fuse, temporal_cues, usage
 from mnemex.retrieval.graph import MemoryGraph, Neighbourhood, ppr
 from mnemex.store.base import MemoryFilter, Tx
 from mnemex.temporal import lookup as ledger
 from mnemex.temporal.decay import Decay
+from mnemex.text import query_terms, words
 
 if TYPE_CHECKING:
     from mnemex.service import MemoryStore
@@ -183,7 +184,7 @@ def _lexical_channel(
 ) -> tuple[Channels, dict[str, float]]:
     """BM25 hits and the RRF weight they get for this query (higher when its terms are rare)."""
     settings = store.settings
-    terms = lexical.query_terms(request.text)
+    terms = query_terms(request.text)
     if settings.bm25_weight <= 0 or not terms:
         return {}, {}
     index = store.engine.lexical_index(store.tenant)
@@ -491,9 +492,7 @@ def _diversify(
     """MMR over the top 3k by word overlap (Jaccard), so near-repeats give way to new facts."""
     head = [int(i) for i in ranking[: 3 * k]]
     contents = tx.get_memories([ids[i] for i in head])
-    bags = {
-        ids[i]: set(lexical.words(contents[ids[i]].content)) for i in head if ids[i] in contents
-    }
+    bags = {ids[i]: set(words(contents[ids[i]].content)) for i in head if ids[i] in contents}
 
     def similarity(a: str, b: str) -> float:
         union = bags.get(a, set()) | bags.get(b, set())

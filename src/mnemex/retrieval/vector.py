@@ -19,9 +19,9 @@ from pathlib import Path
 import numpy as np
 import numpy.typing as npt
 
+from mnemex.embed import Vectors, from_bytes
 from mnemex.retrieval import changelog
 from mnemex.retrieval.ann import AnnVectors
-from mnemex.retrieval.embed import Vectors, from_bytes
 from mnemex.retrieval.timeline import Share, unshared
 from mnemex.store.base import Tx
 

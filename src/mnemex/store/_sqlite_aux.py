@@ -9,7 +9,7 @@ from typing import Any
 from mnemex.models import new_id
 from mnemex.store._sqlite_memories import IN_JSON, json_list
 from mnemex.store.base import Change
-from mnemex.temporal.values import value_key
+from mnemex.text import value_key
 
 # Tables a tenant's export carries, in an order that satisfies foreign keys on import.
 EXPORT_TABLES = (

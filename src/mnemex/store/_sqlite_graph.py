@@ -8,8 +8,8 @@ from typing import Any
 
 from mnemex.clock import from_micros, to_micros
 from mnemex.models import Entity, Relation, new_id
-from mnemex.names import normalize_name
 from mnemex.store._sqlite_memories import IN_JSON, json_list
+from mnemex.text import normalize_name
 
 ENTITY_COLUMNS = (
     "id, tenant, name, category, aliases, tags, summary, details, strength, created_at, "

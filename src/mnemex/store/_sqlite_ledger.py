@@ -9,7 +9,7 @@ from typing import Any
 from mnemex.clock import from_micros, to_micros
 from mnemex.models import Fact, Review
 from mnemex.temporal.history import ACTIVE, ARCHIVED, DELETED, PENDING, SUPERSEDED
-from mnemex.temporal.values import value_key
+from mnemex.text import value_key
 
 FACT_COLUMNS = (
     "id, tenant, subject, subject_id, relation, object, object_id, statement, temporal_form, "

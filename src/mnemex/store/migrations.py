@@ -272,7 +272,7 @@ def _m002_tokens(conn: Connection) -> None:
 
 def _m003_fact_values(conn: Connection) -> None:
     """Facts by value: an indexed normalised object (value_key), and alias rulings by kind."""
-    from mnemex.temporal.values import value_key
+    from mnemex.text import value_key
 
     conn.execute("ALTER TABLE facts ADD COLUMN object_key TEXT")
     rows = conn.execute("SELECT seq, object FROM facts").fetchall()

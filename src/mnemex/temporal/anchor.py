@@ -23,7 +23,7 @@ from mnemex.store.base import Tx
 from mnemex.temporal.extract import USER, Triple
 from mnemex.temporal.history import ACTIVE, LEDGER_STATUSES, store_order
 from mnemex.temporal.lookup import names_relation, query_words
-from mnemex.temporal.values import same_value, value_key
+from mnemex.text import same_value, value_key
 
 # A name: capitalised words ("VS Code", "Arch Linux", "Argo CD") or an identifier ("host-3").
 _WORD = r"(?:[A-Z][\w+#\-]*|\d[\w\-]*)(?:\.[\w+#\-]+)*"  # "Mem.ai", "Node.js"; not "Bob. The"

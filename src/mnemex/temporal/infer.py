@@ -22,7 +22,7 @@ from mnemex.temporal import keyguess, kinds
 from mnemex.temporal.extract import Triple
 from mnemex.temporal.history import ACTIVE, LEDGER_STATUSES, store_order
 from mnemex.temporal.similarity import Similarity
-from mnemex.temporal.values import same_value, value_key
+from mnemex.text import same_value, value_key
 
 SHARED_KEYS = 50  # the store's most used relations that any subject's statement may join
 HELD_VALUES = 100_000  # a subject's facts holding one value, read for a key guess (all, really)

@@ -26,7 +26,7 @@ from mnemex.temporal.keyguess import UNKNOWN
 from mnemex.temporal.ledger import Claim, Outcome, place, record, repeats, retract
 from mnemex.temporal.relations import normalize_relation
 from mnemex.temporal.similarity import Similarity, phrase
-from mnemex.temporal.values import same_value, value_key
+from mnemex.text import same_value, value_key
 
 OPEN_REVIEWS = 1_000  # open reviews searched for a parked fact's (a person's queue: short)
 ANCHORED_CLAUSES = 50  # a long document: only its first clauses are read off the ledger (cost)

@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 from mnemex.models import Fact
 from mnemex.temporal import kinds
 from mnemex.temporal.history import ACTIVE, LEDGER_STATUSES
-from mnemex.temporal.values import same_value
+from mnemex.text import same_value
 
 UNKNOWN = "?"  # the relation of a kept statement whose key is not known yet (never a name)
 

@@ -26,7 +26,7 @@ from mnemex.temporal.history import (
     valid_at,
     windows,
 )
-from mnemex.temporal.values import same_value
+from mnemex.text import same_value
 
 FactAction = Literal["created", "superseded", "history", "unchanged", "pending", "retracted"]
 

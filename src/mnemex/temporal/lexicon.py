@@ -11,8 +11,8 @@ from __future__ import annotations
 
 import functools
 
-from mnemex.analysis import gazetteer
-from mnemex.temporal.values import value_key
+from mnemex import gazetteer
+from mnemex.text import value_key
 
 # kind -> names, "|"-separated; one kind per name (the first table that lists it wins).
 _TABLE: dict[str, str] = {

@@ -17,7 +17,6 @@ from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
 from mnemex.models import Fact, SearchHit
-from mnemex.retrieval.lexical import STOPWORDS
 from mnemex.store.base import MemoryFilter, Tx
 from mnemex.temporal import kinds
 from mnemex.temporal.extract import USER
@@ -32,9 +31,10 @@ from mnemex.temporal.history import (
 )
 from mnemex.temporal.relations import core, expanded, singular
 from mnemex.temporal.similarity import EmbeddingSimilarity, for_embedder
+from mnemex.text import STOPWORDS
 
 if TYPE_CHECKING:
-    from mnemex.retrieval.embed import Embedder
+    from mnemex.embed import Embedder
 
 _TOKEN = re.compile(r"[A-Za-z0-9][\w\-.]*[A-Za-z0-9]|[A-Za-z0-9]")
 _FIRST_PERSON = frozenset({"i", "my", "me", "mine", "myself"})

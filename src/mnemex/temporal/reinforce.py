@@ -9,8 +9,8 @@ from typing import Any
 from mnemex.config import Settings
 from mnemex.limits import normalize_tag
 from mnemex.models import Memory
-from mnemex.retrieval.lexical import query_terms
 from mnemex.temporal.decay import MAX_STRENGTH
+from mnemex.text import query_terms
 
 
 def touched(memory: Memory, now: datetime, settings: Settings, *, boost: bool) -> dict[str, Any]:

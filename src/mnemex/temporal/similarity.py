@@ -18,7 +18,7 @@ import numpy as np
 from mnemex.temporal.relations import expanded, lexical_similarity
 
 if TYPE_CHECKING:
-    from mnemex.retrieval.embed import Embedder
+    from mnemex.embed import Embedder
 
 # Share of the blended score that comes from the embeddings' cosine (the rest from lexical cues):
 # lexical cues are exact but blind to synonyms ("city" / "hometown"); cosine sees synonyms but

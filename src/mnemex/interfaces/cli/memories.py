@@ -10,8 +10,8 @@ from rich.table import Table
 
 from mnemex.errors import InvalidInputError
 from mnemex.interfaces.cli._app import JSON_OPTION, command, console, emit, open_store
-from mnemex.lifecycle.gc import preview
 from mnemex.models import Memory, SaveResult, SearchHit
+from mnemex.text import preview
 
 
 def _memory_table(memory: Memory) -> None:

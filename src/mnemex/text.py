@@ -1,19 +1,19 @@
-"""The lexical channel's words: user text -> plain search terms, with no query syntax at all.
+"""Text helpers every layer shares: words, stopwords, query terms, names, value keys, previews.
 
 Words are cut the way FTS5's unicode61 tokenizer cuts them (letters and digits; everything else,
 quotes, `*`, parentheses, emoji, separates), so `AND`, `NEAR(` or a stray quote are only words.
+Entity names and stated values each have one comparable form that every backend and layer
+agrees on (`normalize_name`, `value_key`).
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
-from typing import TypeVar
-
-T = TypeVar("T")
+import unicodedata
 
 _WORD = re.compile(r"[^\W_]+", re.UNICODE)
 MAX_TERMS = 32
+PREVIEW_CHARS = 80
 
 # Function words that carry no topic; dropped from queries unless nothing else is left.
 STOPWORDS = frozenset(
@@ -46,12 +46,34 @@ def query_terms(text: str) -> list[str]:
     return (content or seen)[:MAX_TERMS]
 
 
-def prune_common(terms: Sequence[T], dfs: Sequence[int], limit: int) -> list[T]:
-    """Drop terms found in more than `limit` rows, unless that would drop every term."""
-    kept = [term for term, df in zip(terms, dfs, strict=True) if df <= limit]
-    return kept or list(terms)
+_SPACES = re.compile(r"\s+")
 
 
-def common_cutoff(corpus_size: int, common_share: float) -> int:
-    """Rows above which a query term counts as too common to search (at least 50)."""
-    return max(50, int(corpus_size * common_share))
+def normalize_name(name: str) -> str:
+    """The key of an entity name ("  Neo Vim " -> "neo vim"): NFKC, casefolded, spaces collapsed."""
+    folded = unicodedata.normalize("NFKC", name).casefold().strip()
+    return _SPACES.sub(" ", folded)
+
+
+_ARTICLE = re.compile(r"^(?:the|a|an)\s+")
+
+
+def value_key(value: str) -> str:
+    """The comparable form of a value: case, accents, spacing, articles and end marks removed
+    ("Neovim" and "neovim." are one value); the store indexes it (facts.object_key)."""
+    folded = unicodedata.normalize("NFKC", value).casefold().strip(" .!?\"'`")
+    return _ARTICLE.sub("", " ".join(folded.split()))
+
+
+def same_value(a: str, b: str) -> bool:
+    """Whether two stated values are the same value ("Neovim" and "neovim." are)."""
+    return value_key(a) == value_key(b)
+
+
+def preview(text: str, limit: int = PREVIEW_CHARS) -> str:
+    """The start of a text on one line, cut at a word where possible."""
+    flat = " ".join(text.split())
+    if len(flat) <= limit:
+        return flat
+    cut = flat[:limit].rsplit(" ", 1)[0]
+    return (cut if len(cut) > limit // 2 else flat[:limit]) + "…"
