@@ -34,6 +34,19 @@ class MemoryStatus(StrEnum):
 
 
 LIVE_STATUSES = (MemoryStatus.ACTIVE.value, MemoryStatus.PROMOTED.value)
+
+
+class FactStatus(StrEnum):
+    """Where a fact is in the ledger: the current value of its key, history, parked for a
+    review, archived (a rejected or repeated observation), or stated by a forgotten memory."""
+
+    ACTIVE = "active"
+    SUPERSEDED = "superseded"
+    PENDING = "pending"
+    ARCHIVED = "archived"
+    DELETED = "deleted"  # out of the ledger until its memory is restored
+
+
 SaveAction = Literal["created", "superseded", "unchanged", "duplicate"]
 
 

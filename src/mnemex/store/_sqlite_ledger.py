@@ -7,8 +7,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from mnemex.clock import from_micros, to_micros
-from mnemex.models import Fact, Review
-from mnemex.temporal.history import ACTIVE, ARCHIVED, DELETED, PENDING, SUPERSEDED
+from mnemex.models import Fact, FactStatus, Review
 from mnemex.text import value_key
 
 FACT_COLUMNS = (
@@ -34,7 +33,15 @@ _FACT_UPDATABLE = {
     "recorded_at",
 }
 _FACT_TIMES = {"valid_from", "valid_to", "recorded_at"}
-_STATUSES = frozenset({ACTIVE, SUPERSEDED, PENDING, ARCHIVED, DELETED})  # the table's CHECK
+_STATUSES = frozenset(
+    {
+        FactStatus.ACTIVE,
+        FactStatus.SUPERSEDED,
+        FactStatus.PENDING,
+        FactStatus.ARCHIVED,
+        FactStatus.DELETED,
+    }
+)  # the table's CHECK
 # A key's time order as the ledger lays it out: valid_from, then record time, then the order
 # facts_for_key lists ties in (history.order_key over the store's order).
 _KEY_ORDER = ("valid_from", "recorded_at", "subject", "seq")

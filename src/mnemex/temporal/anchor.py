@@ -18,10 +18,10 @@ import re
 from collections import Counter
 from dataclasses import dataclass
 
-from mnemex.models import Fact
+from mnemex.models import Fact, FactStatus
 from mnemex.store.base import Tx
 from mnemex.temporal.extract import USER, Triple
-from mnemex.temporal.history import ACTIVE, LEDGER_STATUSES, store_order
+from mnemex.temporal.history import LEDGER_STATUSES, store_order
 from mnemex.temporal.lookup import names_relation, query_words
 from mnemex.text import same_value, value_key
 
@@ -180,7 +180,7 @@ def read(tx: Tx, clause: str, statement: str, *, spoken: bool = False) -> Triple
         if relation in known[s.start]
         or (not known[s.start] and opened and s.start > subject_at and _capitalised(s))
     ]
-    holding = [f.object for f in tx.facts_for_key(subject_id, relation, (ACTIVE,))]
+    holding = [f.object for f in tx.facts_for_key(subject_id, relation, (FactStatus.ACTIVE,))]
     old = [s for s in candidates if _is_old(clause, s, holding)]
     new = [s for s in candidates if s not in old]
     if not new:
@@ -206,7 +206,8 @@ def _held(tx: Tx, subject_id: str, values: list[Span]) -> list[Fact]:
     found: dict[str, Fact] = {}
     for key in dict.fromkeys(value_key(span.text) for span in values):
         found.update(
-            (f.id, f) for f in tx.facts_with_value(key, status=ACTIVE, subject_id=subject_id)
+            (f.id, f)
+            for f in tx.facts_with_value(key, status=FactStatus.ACTIVE, subject_id=subject_id)
         )
     return sorted(found.values(), key=store_order)
 
@@ -223,7 +224,7 @@ def _left_value(clause: str, values: list[Span], own: list[Fact]) -> tuple[Span,
         if not changed and _OLD_CUE.search(clause[: span.start]) is None:
             continue
         for fact in own:
-            if fact.status == ACTIVE and same_value(span.text, fact.object):
+            if fact.status == FactStatus.ACTIVE and same_value(span.text, fact.object):
                 return span, fact.relation
     return None
 

@@ -15,15 +15,13 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from mnemex.clock import from_micros
-from mnemex.models import Fact
+from mnemex.models import Fact, FactStatus
 from mnemex.store.base import Tx
 
-ACTIVE = "active"
-SUPERSEDED = "superseded"
-PENDING = "pending"
-ARCHIVED = "archived"
-DELETED = "deleted"  # stated by a forgotten memory: out of the ledger until it is restored
-LEDGER_STATUSES = (ACTIVE, SUPERSEDED)  # the facts that make up a key's history
+LEDGER_STATUSES = (
+    FactStatus.ACTIVE,
+    FactStatus.SUPERSEDED,
+)  # the facts that make up a key's history
 Retractions = dict[str, tuple[datetime, datetime]]  # fact id -> (value ended, recorded at)
 # fact id -> the spans of record time during which its memory was forgotten (end None: still).
 Withdrawals = dict[str, list[tuple[datetime, datetime | None]]]
@@ -91,12 +89,14 @@ def windows(
         following = ordered[index + 1] if index + 1 < len(ordered) else None
         if following is None:
             layout[fact.id] = (
-                Window(ACTIVE, None, None) if ended is None else Window(SUPERSEDED, ended, None)
+                Window(FactStatus.ACTIVE, None, None)
+                if ended is None
+                else Window(FactStatus.SUPERSEDED, ended, None)
             )
         elif ended is not None and ended <= following.valid_from:
-            layout[fact.id] = Window(SUPERSEDED, ended, None)
+            layout[fact.id] = Window(FactStatus.SUPERSEDED, ended, None)
         else:
-            layout[fact.id] = Window(SUPERSEDED, following.valid_from, following.id)
+            layout[fact.id] = Window(FactStatus.SUPERSEDED, following.valid_from, following.id)
     return layout
 
 
@@ -120,9 +120,11 @@ def known_at(
     """
     spans = withdrawn or {}
     recorded = [
-        dataclasses.replace(f, status=SUPERSEDED) if f.status == DELETED else f
+        dataclasses.replace(f, status=FactStatus.SUPERSEDED)
+        if f.status == FactStatus.DELETED
+        else f
         for f in facts
-        if (f.status in LEDGER_STATUSES or (f.status == DELETED and f.id in spans))
+        if (f.status in LEDGER_STATUSES or (f.status == FactStatus.DELETED and f.id in spans))
         and f.recorded_at <= moment
         and not withdrawn_at(spans.get(f.id, []), moment)
     ]
@@ -160,7 +162,9 @@ def view(
     for group in by_key(facts).values():
         if as_of is None:
             chosen = [f for f in group if f.status in LEDGER_STATUSES]
-            out.extend(chosen if include_history else [f for f in chosen if f.status == ACTIVE])
+            out.extend(
+                chosen if include_history else [f for f in chosen if f.status == FactStatus.ACTIVE]
+            )
             continue
         known = known_at(group, as_of, retracted or {}, withdrawn)
         if include_history:
@@ -177,7 +181,7 @@ def profile_order(facts: Sequence[Fact], user_subject: str) -> list[Fact]:
     A subject's weight is how many keys it has (the people and projects a store talks about
     most); within a subject, the most recently changed values come first.
     """
-    current = [f for f in facts if f.status == ACTIVE]
+    current = [f for f in facts if f.status == FactStatus.ACTIVE]
     keys_per_subject: dict[str, int] = {}
     for fact in current:
         keys_per_subject[fact.subject_id] = keys_per_subject.get(fact.subject_id, 0) + 1

@@ -16,11 +16,11 @@ from dataclasses import dataclass
 from typing import Literal
 
 from mnemex.config import Settings
-from mnemex.models import Fact
+from mnemex.models import Fact, FactStatus
 from mnemex.store.base import Tx
 from mnemex.temporal import keyguess, kinds
 from mnemex.temporal.extract import Triple
-from mnemex.temporal.history import ACTIVE, LEDGER_STATUSES, store_order
+from mnemex.temporal.history import LEDGER_STATUSES, store_order
 from mnemex.temporal.similarity import Similarity
 from mnemex.text import same_value, value_key
 
@@ -89,7 +89,7 @@ def choose_named(
     score = scores[best]
     holder = None
     if subject_id is not None and triple.previous is not None:
-        holder = _holding(tx.facts_for_key(subject_id, None, (ACTIVE,)), triple.previous)
+        holder = _holding(tx.facts_for_key(subject_id, None, (FactStatus.ACTIVE,)), triple.previous)
     if holder is not None:
         # "Alice's city changed from Toronto to Lisbon" and her home_city holds Toronto: the
         # replaced value names the key, the relation name only has to be plausible.
@@ -110,7 +110,12 @@ def _holding(facts: list[Fact], value: str | None) -> str | None:
     if value is None:
         return None
     return next(
-        (f.relation for f in facts if f.status == ACTIVE and same_value(f.object, value)), None
+        (
+            f.relation
+            for f in facts
+            if f.status == FactStatus.ACTIVE and same_value(f.object, value)
+        ),
+        None,
     )
 
 
@@ -119,7 +124,7 @@ def _guess_facts(tx: Tx, subject_id: str | None, values: list[str | None]) -> li
     one of `values` (the rest of a long history says nothing about them), in the store's order."""
     if subject_id is None:
         return []
-    found = {f.id: f for f in tx.facts_for_key(subject_id, None, (ACTIVE,))}
+    found = {f.id: f for f in tx.facts_for_key(subject_id, None, (FactStatus.ACTIVE,))}
     for key in dict.fromkeys(value_key(v) for v in values if v is not None):
         held = tx.facts_with_value(key, limit=HELD_VALUES, subject_id=subject_id)
         found.update((f.id, f) for f in held if f.status in LEDGER_STATUSES)

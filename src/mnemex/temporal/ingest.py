@@ -16,11 +16,10 @@ from typing import Any, cast
 from mnemex.clock import to_micros
 from mnemex.config import Settings
 from mnemex.errors import InvalidInputError
-from mnemex.models import Fact, Review, new_id
+from mnemex.models import Fact, FactStatus, Review, new_id
 from mnemex.store.base import Tx
 from mnemex.temporal import anchor
 from mnemex.temporal.extract import USER, Extraction, Triple, extract, looks_named
-from mnemex.temporal.history import ACTIVE, PENDING, SUPERSEDED
 from mnemex.temporal.infer import SHARED_KEYS, KeyChoice, choose, choose_named, relation_names
 from mnemex.temporal.keyguess import UNKNOWN
 from mnemex.temporal.ledger import Claim, Outcome, place, record, repeats, retract
@@ -101,7 +100,7 @@ def warm(tx: Tx, extractions: Sequence[Extraction], similarity: Similarity) -> N
                 shared = tx.fact_relations(SHARED_KEYS)
                 texts += [phrase(name) for name in (triple.relation, *own, *shared)]
         if (triple.relation is None or triple.implied) and subject_id is not None:
-            current = [f.object for f in tx.facts_for_key(subject_id, None, (ACTIVE,))]
+            current = [f.object for f in tx.facts_for_key(subject_id, None, (FactStatus.ACTIVE,))]
             texts += [triple.value, *current] if len(current) >= 2 else []
     similarity.warm(list(dict.fromkeys(texts)))
 
@@ -180,7 +179,7 @@ def _overrides_quietly(tx: Tx, triple: Triple, relation: str) -> bool:
         return False
     return any(
         not same_value(f.object, triple.value)
-        for f in tx.facts_for_key(subject.id, relation, (ACTIVE,))
+        for f in tx.facts_for_key(subject.id, relation, (FactStatus.ACTIVE,))
     )
 
 
@@ -283,7 +282,7 @@ def bind_unknown(
 ) -> None:
     """Give earlier statements of `value` whose key was unknown ("Noor is all in on Zed") the key
     the value has just been recorded under; each joins that key at the time it was observed."""
-    for fact in tx.facts_with_value(value_key(value), status=PENDING):
+    for fact in tx.facts_with_value(value_key(value), status=FactStatus.PENDING):
         named = Triple(fact.subject, relation, fact.object, fact.statement)
         choice = choose_named(tx, fact.subject_id, named, settings, similarity)
         mapped = choice.decision in ("exact", "alias", "auto") and choice.relation is not None
@@ -293,7 +292,9 @@ def bind_unknown(
         if repeats(tx, fact.subject_id, key, fact.object, fact.observed_at):
             tx.update_fact(fact.id, {"status": "archived", "relation": key})
             continue
-        tx.update_fact(fact.id, {"status": SUPERSEDED, "relation": key, "recorded_at": now})
+        tx.update_fact(
+            fact.id, {"status": FactStatus.SUPERSEDED, "relation": key, "recorded_at": now}
+        )
         bound = tx.get_fact(fact.id)
         if bound is not None:
             place(tx, bound, now)

@@ -22,9 +22,9 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
-from mnemex.models import Fact
+from mnemex.models import Fact, FactStatus
 from mnemex.temporal import kinds
-from mnemex.temporal.history import ACTIVE, LEDGER_STATUSES
+from mnemex.temporal.history import LEDGER_STATUSES
 from mnemex.text import same_value
 
 UNKNOWN = "?"  # the relation of a kept statement whose key is not known yet (never a name)
@@ -109,11 +109,13 @@ def guess(
 ) -> Guess:
     """The key of `said.value` among the subject's keys (`own` facts) and the kinds' defaults."""
     board = _Board()
-    current = {f.relation: f.object for f in own if f.status == ACTIVE and f.relation != UNKNOWN}
+    current = {
+        f.relation: f.object for f in own if f.status == FactStatus.ACTIVE and f.relation != UNKNOWN
+    }
     past = [f for f in own if f.status in LEDGER_STATUSES and f.relation != UNKNOWN]
     for fact in past:
         if said.previous is not None and same_value(fact.object, said.previous):
-            board.add(fact.relation, "cue", CUE if fact.status == ACTIVE else CUE_PAST)
+            board.add(fact.relation, "cue", CUE if fact.status == FactStatus.ACTIVE else CUE_PAST)
         if same_value(fact.object, said.value):
             board.add(fact.relation, "held before", BACK)
     for relation, count in elsewhere.items():

@@ -13,13 +13,10 @@ from datetime import datetime
 from typing import Literal
 
 from mnemex.clock import to_micros
-from mnemex.models import Fact, new_id
+from mnemex.models import Fact, FactStatus, new_id
 from mnemex.store.base import Tx
 from mnemex.temporal.history import (
-    ACTIVE,
     LEDGER_STATUSES,
-    PENDING,
-    SUPERSEDED,
     Window,
     order_key,
     retractions_of,
@@ -59,7 +56,7 @@ def restated(facts: list[Fact], value: str, observed: datetime) -> Fact | None:
     for fact in facts:
         if fact.status not in LEDGER_STATUSES or not same_value(fact.object, value):
             continue
-        if fact.status == ACTIVE and observed >= fact.valid_from:
+        if fact.status == FactStatus.ACTIVE and observed >= fact.valid_from:
             return fact
         if valid_at(fact, observed):
             return fact
@@ -75,7 +72,7 @@ def repeats(tx: Tx, subject_id: str, relation: str, value: str, observed: dateti
 
 def current_of(facts: list[Fact]) -> Fact | None:
     """The active fact among a key's facts."""
-    return next((f for f in facts if f.status == ACTIVE), None)
+    return next((f for f in facts if f.status == FactStatus.ACTIVE), None)
 
 
 def record(
@@ -90,7 +87,7 @@ def record(
             return Outcome("unchanged", repeated)
     valid_from = claim.observed_at
     if claim.correction:
-        current = current_of(tx.facts_for_key(subject_id, claim.relation, (ACTIVE,)))
+        current = current_of(tx.facts_for_key(subject_id, claim.relation, (FactStatus.ACTIVE,)))
         if current is not None and claim.observed_at >= current.valid_from:
             valid_from = current.valid_from  # the corrected value never held: replace it outright
     object_entity = tx.find_entity(claim.value)
@@ -108,7 +105,7 @@ def record(
         valid_from=valid_from,
         valid_to=None,
         recorded_at=now,
-        status=PENDING if pending else SUPERSEDED,  # re-laid just below
+        status=FactStatus.PENDING if pending else FactStatus.SUPERSEDED,  # re-laid just below
         superseded_by=None,
         memory_id=memory_id,
         confidence=claim.confidence,
@@ -128,7 +125,7 @@ def place(tx: Tx, fact: Fact, now: datetime, *, inserted: bool = False) -> Outco
     assert placed is not None  # inserted in this transaction
     superseded = [f for f in demoted if f.id != fact.id]
     action: FactAction = "history"
-    if placed.status == ACTIVE:
+    if placed.status == FactStatus.ACTIVE:
         action = "superseded" if superseded else "created"
     tx.log_event(
         "fact_" + action,
@@ -160,7 +157,7 @@ def _store_layout(tx: Tx, facts: list[Fact], layout: dict[str, Window]) -> list[
     """Write the windows of `facts` that changed; returns the facts that stopped being current."""
     changes = [(f, layout[f.id]) for f in facts if f.id in layout and _differs(f, layout[f.id])]
     # Demote before promoting, so the unique index never sees two active values at once.
-    changes.sort(key=lambda change: change[1].status == ACTIVE)
+    changes.sort(key=lambda change: change[1].status == FactStatus.ACTIVE)
     for fact, window in changes:
         tx.update_fact(
             fact.id,
@@ -170,7 +167,9 @@ def _store_layout(tx: Tx, facts: list[Fact], layout: dict[str, Window]) -> list[
                 "superseded_by": window.superseded_by,
             },
         )
-    return [f for f, w in changes if f.status == ACTIVE and w.status != ACTIVE]
+    return [
+        f for f, w in changes if f.status == FactStatus.ACTIVE and w.status != FactStatus.ACTIVE
+    ]
 
 
 def _differs(fact: Fact, window: Window) -> bool:
@@ -197,7 +196,7 @@ def retract(
     facts = [
         f
         for f in tx.facts_for_key(found.id, relation)
-        if f.status == ACTIVE and same_value(f.object, value)
+        if f.status == FactStatus.ACTIVE and same_value(f.object, value)
     ]
     for fact in facts:
         ended = max(observed, fact.valid_from)
@@ -224,10 +223,12 @@ def sync_memories(tx: Tx, memory_ids: list[str], *, fallback: str | None = None)
         memory = memories.get(memory_id)
         if memory is None:
             continue
-        live = [f for f in facts if f.status in (ACTIVE, PENDING)]
+        live = [f for f in facts if f.status in (FactStatus.ACTIVE, FactStatus.PENDING)]
         target: str | None = None
-        if not live and any(f.status == SUPERSEDED for f in facts):
-            last = sorted((f for f in facts if f.status == SUPERSEDED), key=order_key)[-1]
+        if not live and any(f.status == FactStatus.SUPERSEDED for f in facts):
+            last = sorted((f for f in facts if f.status == FactStatus.SUPERSEDED), key=order_key)[
+                -1
+            ]
             target = _successor_memory(tx, last) or memory.superseded_by or fallback
             if target == memory_id:
                 target = None

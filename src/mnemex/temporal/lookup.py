@@ -16,14 +16,12 @@ from concurrent.futures import Future
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
-from mnemex.models import Fact, SearchHit
+from mnemex.models import Fact, FactStatus, SearchHit
 from mnemex.store.base import MemoryFilter, Tx
 from mnemex.temporal import kinds
 from mnemex.temporal.extract import USER
 from mnemex.temporal.history import (
-    ACTIVE,
     LEDGER_STATUSES,
-    PENDING,
     known_at,
     retractions_of,
     valid_at,
@@ -156,12 +154,12 @@ def _current(tx: Tx, subject_id: str, as_of: datetime | None) -> list[Fact]:
     is shown first and the confirmed value right after it (facts() shows only the latter).
     """
     if as_of is None:
-        facts = tx.facts_for_key(subject_id, None, (ACTIVE, PENDING))
-        current = {f.relation: f for f in facts if f.status == ACTIVE}
+        facts = tx.facts_for_key(subject_id, None, (FactStatus.ACTIVE, FactStatus.PENDING))
+        current = {f.relation: f for f in facts if f.status == FactStatus.ACTIVE}
         waiting = [
             f
             for f in facts
-            if f.status == PENDING
+            if f.status == FactStatus.PENDING
             and f.relation != "?"  # a statement whose key is unknown answers no question
             and (f.relation not in current or f.valid_from >= current[f.relation].valid_from)
         ]
@@ -352,6 +350,6 @@ def order(tx: Tx, hits: list[SearchHit]) -> list[SearchHit]:
 
     def stale(hit: SearchHit) -> bool:
         facts = [f for f in stated.get(hit.memory.id, []) if f.status in LEDGER_STATUSES]
-        return bool(facts) and all(f.status != ACTIVE for f in facts)
+        return bool(facts) and all(f.status != FactStatus.ACTIVE for f in facts)
 
     return sorted(hits, key=stale)

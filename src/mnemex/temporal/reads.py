@@ -4,13 +4,11 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from mnemex.models import Fact
+from mnemex.models import Fact, FactStatus
 from mnemex.store.base import Tx
 from mnemex.temporal.extract import USER
 from mnemex.temporal.history import (
-    ACTIVE,
     LEDGER_STATUSES,
-    PENDING,
     order_key,
     profile_order,
     retractions_of,
@@ -43,7 +41,7 @@ def facts(
         return []
     name = None if relation is None else normalize_relation(relation)
     current_only = as_of is None and not include_history  # no need to read the history
-    rows = tx.facts_for_key(subject_id, name or None, (ACTIVE,) if current_only else ())
+    rows = tx.facts_for_key(subject_id, name or None, (FactStatus.ACTIVE,) if current_only else ())
     if as_of is None:
         return view(rows, None, include_history)
     return view(rows, as_of, include_history, retractions_of(tx, rows), withdrawals_of(tx, rows))
@@ -55,7 +53,9 @@ def timeline(tx: Tx, subject: str) -> list[Fact]:
     if not subject_id:
         return []
     rows = [
-        f for f in tx.facts_for_key(subject_id, None) if f.status in (*LEDGER_STATUSES, PENDING)
+        f
+        for f in tx.facts_for_key(subject_id, None)
+        if f.status in (*LEDGER_STATUSES, FactStatus.PENDING)
     ]
     return sorted(rows, key=lambda f: (*order_key(f), f.relation))
 

@@ -13,9 +13,8 @@ from datetime import datetime
 
 from mnemex.clock import to_micros
 from mnemex.errors import ConflictError, InvalidInputError, NotFoundError
-from mnemex.models import Review
+from mnemex.models import FactStatus, Review
 from mnemex.store.base import Tx
-from mnemex.temporal.history import ARCHIVED, PENDING, SUPERSEDED
 from mnemex.temporal.ledger import place, restated
 
 DECISIONS = {"approve": "approved", "reject": "rejected"}
@@ -46,13 +45,13 @@ def resolve(tx: Tx, review_id: str, decision: str, note: str | None, now: dateti
 def _adopt(tx: Tx, review: Review, *, approve: bool, now: datetime) -> dict[str, str | None]:
     """Move the parked fact to the proposed key (approve) or to its own key (reject)."""
     fact = tx.get_fact(str(review.payload.get("fact_id")))
-    if fact is None or fact.status != PENDING:
+    if fact is None or fact.status != FactStatus.PENDING:
         return {"fact_id": None, "action": "none"}
     stated = review.payload.get("relation")
     if not approve and stated is None:
         # A guessed key (`supersede`) turned down: the statement named no key of its own, so it
         # stays out of the ledger (archived), and its memory is searchable as a plain note.
-        tx.update_fact(fact.id, {"status": ARCHIVED})
+        tx.update_fact(fact.id, {"status": FactStatus.ARCHIVED})
         return {"fact_id": fact.id, "action": "archived"}
     relation = str(review.payload["proposed"] if approve else stated)
     same_key = tx.facts_for_key(fact.subject_id, relation)
@@ -60,7 +59,9 @@ def _adopt(tx: Tx, review: Review, *, approve: bool, now: datetime) -> dict[str,
         tx.update_fact(fact.id, {"status": "archived", "relation": relation})
         return {"fact_id": fact.id, "action": "unchanged"}
     # The fact joins the ledger now: it was not known as a value of any key until this decision.
-    tx.update_fact(fact.id, {"status": SUPERSEDED, "relation": relation, "recorded_at": now})
+    tx.update_fact(
+        fact.id, {"status": FactStatus.SUPERSEDED, "relation": relation, "recorded_at": now}
+    )
     moved = tx.get_fact(fact.id)
     assert moved is not None
     outcome = place(tx, moved, now)

@@ -17,9 +17,9 @@ from __future__ import annotations
 from datetime import datetime
 
 from mnemex.clock import to_micros
-from mnemex.models import Fact
+from mnemex.models import Fact, FactStatus
 from mnemex.store.base import Tx
-from mnemex.temporal.history import DELETED, LEDGER_STATUSES, PENDING
+from mnemex.temporal.history import LEDGER_STATUSES
 from mnemex.temporal.ledger import relay, sync_memories
 
 
@@ -28,22 +28,24 @@ def forget(tx: Tx, memory_id: str, now: datetime) -> list[Fact]:
     stated = [
         f
         for f in tx.facts_for_memories([memory_id]).get(memory_id, [])
-        if f.status in (*LEDGER_STATUSES, PENDING)
+        if f.status in (*LEDGER_STATUSES, FactStatus.PENDING)
     ]
     spans = tx.withdrawals([f.id for f in stated])
     now_us = to_micros(now)
     for fact in stated:
         tx.set_withdrawals(fact.id, [*spans.get(fact.id, []), (now_us, None, fact.status)])
-        tx.update_fact(fact.id, {"status": DELETED})
+        tx.update_fact(fact.id, {"status": FactStatus.DELETED})
         tx.log_event("fact_forgotten", now_us, fact.id, {"memory_id": memory_id})
-    _relay_keys(tx, [f for f in stated if f.status != PENDING])
+    _relay_keys(tx, [f for f in stated if f.status != FactStatus.PENDING])
     return stated
 
 
 def restore(tx: Tx, memory_id: str, now: datetime) -> list[Fact]:
     """Put back the facts a forgotten `memory_id` stated; returns the facts restored."""
     stated = [
-        f for f in tx.facts_for_memories([memory_id]).get(memory_id, []) if f.status == DELETED
+        f
+        for f in tx.facts_for_memories([memory_id]).get(memory_id, [])
+        if f.status == FactStatus.DELETED
     ]
     spans = tx.withdrawals([f.id for f in stated])
     now_us = to_micros(now)
@@ -55,10 +57,12 @@ def restore(tx: Tx, memory_id: str, now: datetime) -> list[Fact]:
         start, _, prior = open_spans[-1]
         tx.set_withdrawals(fact.id, [*open_spans[:-1], (start, now_us, prior)])
         # Placed as history first: the key's re-lay decides whether it is current again.
-        tx.update_fact(fact.id, {"status": PENDING if prior == PENDING else "superseded"})
+        tx.update_fact(
+            fact.id, {"status": FactStatus.PENDING if prior == FactStatus.PENDING else "superseded"}
+        )
         tx.log_event("fact_restored", now_us, fact.id, {"memory_id": memory_id})
         restored.append(fact)
-    _relay_keys(tx, [f for f in restored if _prior(spans, f) != PENDING])
+    _relay_keys(tx, [f for f in restored if _prior(spans, f) != FactStatus.PENDING])
     return restored
 
 
