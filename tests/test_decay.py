@@ -10,7 +10,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from mnemex import Settings
-from mnemex.temporal.decay import Decay
+from mnemex.decay.curve import Decay
 
 
 def decay_for(curve: str, **extra: float) -> Decay:

@@ -12,7 +12,7 @@ from typer.testing import CliRunner
 from mnemex.eval import ledger, relations
 from mnemex.eval import ledger_data as data
 from mnemex.interfaces.cli import app
-from mnemex.temporal.similarity import LexicalSimilarity
+from mnemex.ledger.similarity import LexicalSimilarity
 
 
 def test_the_world_follows_the_protocol() -> None:

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from mnemex.temporal.extract import USER, extract, extract_facts
-from mnemex.temporal.relations import lexical_similarity, normalize_relation
+from mnemex.ledger.extract import USER, extract, extract_facts
+from mnemex.ledger.relations import lexical_similarity, normalize_relation
 
 CASES = [
     ("Alice's editor is Vim.", ("Alice", "editor", "Vim")),

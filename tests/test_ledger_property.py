@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 
 import mnemex
 from mnemex import MemoryStore, Settings
-from mnemex.temporal.history import by_key, retractions_of, windows
+from mnemex.ledger.history import by_key, retractions_of, windows
 from tests.conftest import FakeClock, assert_fact_counts_kept
 
 T0 = datetime(2026, 1, 1, tzinfo=UTC)

@@ -9,8 +9,8 @@ import pytest
 import mnemex
 from mnemex import MemoryStore, Settings
 from mnemex.eval import value_keys
-from mnemex.temporal import keyguess, kinds
-from mnemex.temporal.extract import USER, extract_facts
+from mnemex.ledger import keyguess, kinds
+from mnemex.ledger.extract import USER, extract_facts
 
 T0 = datetime(2026, 1, 1, tzinfo=UTC)
 

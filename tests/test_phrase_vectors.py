@@ -8,7 +8,7 @@ from pathlib import Path
 import mnemex
 from mnemex.config import Settings
 from mnemex.embed import Vectors, register_embedder
-from mnemex.temporal.similarity import EmbeddingSimilarity
+from mnemex.ledger.similarity import EmbeddingSimilarity
 from tests.fakes import HashEmbedder
 
 MODEL = "test-counting"

@@ -30,7 +30,7 @@ class Settings:
     data_dir: Path = field(default_factory=default_data_dir)
     vault_dir: Path | None = None
 
-    # Temporal scoring (temporal/decay.py).
+    # Temporal scoring (decay/curve.py).
     decay_curve: DecayCurve = "power_law"
     half_life_days: float = 3.0  # cortexgraph's default; the power law's t0 is derived from it
     power_alpha: float = 1.1
@@ -80,7 +80,7 @@ class Settings:
     dedup_merge: float = 0.9
     dedup_review: float = 0.85
 
-    # Fact ledger (temporal/). Relation-name mapping thresholds: calibrated on the labelled pairs
+    # Fact ledger (ledger/). Relation-name mapping thresholds: calibrated on the labelled pairs
     # of eval/relation_pairs.py (`mnemex eval relations`, figures in the README).
     ledger_extract: bool = True  # unkeyed saves extract (subject, relation, value) statements
     ledger_search: bool = True  # search puts the memory stating an asked-for key's value first

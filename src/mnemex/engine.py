@@ -11,17 +11,17 @@ from mnemex import limits
 from mnemex.analysis.analyze import Analyzer, EmbedFn
 from mnemex.clock import MICROS_PER_DAY, Clock, to_micros
 from mnemex.config import Settings
+from mnemex.decay.curve import Decay
 from mnemex.embed import Embedder, embed_all_soon, load_embedder, to_bytes
 from mnemex.errors import NotFoundError
+from mnemex.ledger.similarity import Similarity
+from mnemex.ledger.similarity import for_embedder as similarity_for
 from mnemex.models import Memory
 from mnemex.retrieval.bm25 import LexicalIndex
 from mnemex.retrieval.graph import MemoryGraph
 from mnemex.retrieval.vector import VectorIndex
 from mnemex.store.base import Backend, Tx
 from mnemex.store.tokens import TokenRegistry
-from mnemex.temporal.decay import Decay
-from mnemex.temporal.similarity import Similarity
-from mnemex.temporal.similarity import for_embedder as similarity_for
 
 
 class Engine:

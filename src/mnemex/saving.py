@@ -25,11 +25,11 @@ from mnemex.config import Settings
 from mnemex.embed import Vectors, from_bytes, to_bytes
 from mnemex.engine import Engine, require
 from mnemex.errors import InvalidInputError
+from mnemex.ledger import save as ledger
+from mnemex.ledger.extract import Extraction
+from mnemex.ledger.similarity import Collected
 from mnemex.models import Fact, Memory, MemoryStatus, SaveResult, new_id
 from mnemex.store.base import Tx
-from mnemex.temporal import ingest
-from mnemex.temporal.extract import Extraction
-from mnemex.temporal.similarity import Collected
 
 SAVE_FIELDS = frozenset(
     {
@@ -167,10 +167,10 @@ def read_statements(engine: Engine, tx: Tx, drafts: Sequence[Draft]) -> None:
     compare, in one batch before the write lock (see the module's note on what is left); what
     the store kept of earlier embeddings is read instead."""
     for draft in drafts:
-        draft.statements = ingest.statements(draft.content, draft.key, engine.settings)
+        draft.statements = ledger.statements(draft.content, draft.key, engine.settings)
     read = [draft.statements for draft in drafts if draft.statements is not None]
     with phrases_from_store(engine, tx):
-        ingest.warm(tx, read, engine.similarity())
+        ledger.warm(tx, read, engine.similarity())
 
 
 def phrases_from_store(engine: Engine, tx: Tx) -> AbstractContextManager[None]:
@@ -245,7 +245,7 @@ def write_draft(
         )
     observed = draft.observed_at or now
     categories = draft.enrichment.get("entity_categories")  # what kind a value is
-    plan = ingest.prepare(
+    plan = ledger.prepare(
         tx,
         draft.content,
         draft.key,
@@ -271,13 +271,13 @@ def write_draft(
     if duplicates:
         result.action = "duplicate"
         result.duplicate_of = duplicates[0]
-    outcomes = ingest.apply(tx, plan, memory.id, observed, now, settings, engine.similarity())
+    outcomes = ledger.apply(tx, plan, memory.id, observed, now, settings, engine.similarity())
     result.facts = [o.fact for o in outcomes if o.fact is not None]
     replaced = [f.memory_id for o in outcomes for f in o.superseded if f.memory_id]
     result.superseded = [m for m in dict.fromkeys(replaced) if m != memory.id]
     if result.superseded:
         result.action = "superseded"
-    result.enrichment = {**draft.enrichment, **ingest.enrichment(plan, outcomes)}
+    result.enrichment = {**draft.enrichment, **ledger.enrichment(plan, outcomes)}
     if extra:  # names the ledger found, beside those analysis filled in
         filled = result.enrichment.get("entities", [])
         result.enrichment["entities"] = list(dict.fromkeys([*filled, *extra]))

@@ -13,10 +13,14 @@ from mnemex import stats as stats_mod
 from mnemex.analysis import enrich
 from mnemex.clock import Clock, parse_time, system_clock, to_micros
 from mnemex.config import Settings
+from mnemex.decay import reinforce
+from mnemex.decay.curve import Decay
 from mnemex.engine import Engine, require
 from mnemex.errors import InvalidInputError, NotFoundError
 from mnemex.graph import upsert
 from mnemex.graph.neighbourhood import neighbourhood
+from mnemex.ledger import reads, withdraw
+from mnemex.ledger import review as review_mod
 from mnemex.lifecycle import cluster as cluster_mod
 from mnemex.lifecycle import consolidate as consolidate_mod
 from mnemex.lifecycle import gc as gc_mod
@@ -44,9 +48,6 @@ from mnemex.retrieval.search import SearchRequest, run_search
 from mnemex.store import jsonl
 from mnemex.store.base import Backend, MemoryFilter, Tx
 from mnemex.store.tokens import TokenRegistry
-from mnemex.temporal import reads, reinforce, withdraw
-from mnemex.temporal import review as review_mod
-from mnemex.temporal.decay import Decay
 
 
 class MemoryStore:
@@ -257,7 +258,7 @@ class MemoryStore:
             if memory.status != status:
                 tx.update_memory(memory_id, {"status": status, "updated_at": now})
                 tx.log_event(event, to_micros(now), memory_id, {"from": memory.status})
-                if facts is not None:  # the ledger follows: temporal/withdraw.py
+                if facts is not None:  # the ledger follows: ledger/withdraw.py
                     facts(tx, memory_id, now)
             memory = require(tx, memory_id)
         return self._scored(memory, to_micros(now))

@@ -6,10 +6,10 @@ from collections import Counter
 from typing import Any
 
 from mnemex.config import Settings
+from mnemex.decay.curve import Decay
 from mnemex.lifecycle.gc import score_rows
 from mnemex.models import LIVE_STATUSES
 from mnemex.store.base import MemoryFilter, Tx
-from mnemex.temporal.decay import Decay
 
 MAX_COUNTED_REVIEWS = 10_000
 

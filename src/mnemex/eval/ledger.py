@@ -25,7 +25,7 @@ from mnemex.config import Settings
 from mnemex.eval import ledger_dev, ledger_fresh
 from mnemex.eval.ledger_world import START, UNSEEN, World, build, build_heldout
 from mnemex.eval.timing import percentile, timed
-from mnemex.temporal.extract import USER
+from mnemex.ledger.extract import USER
 
 __all__ = ["build", "build_heldout", "rows", "run", "score"]
 

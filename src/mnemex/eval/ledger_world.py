@@ -16,7 +16,7 @@ from typing import Any
 from mnemex.eval import ledger_data as data
 from mnemex.eval import ledger_heldout as heldout
 from mnemex.eval.corpus import sentences
-from mnemex.temporal.extract import USER
+from mnemex.ledger.extract import USER
 
 START = datetime(2025, 1, 6, 9, 0, tzinfo=UTC)
 FILLER_NOTES = 150  # unrelated notes, so a question never has the store to itself

@@ -15,7 +15,7 @@ from typing import Any
 
 from mnemex.embed import load_embedder
 from mnemex.eval.relation_pairs import DIFFERENT, SAME
-from mnemex.temporal.similarity import Similarity, for_embedder
+from mnemex.ledger.similarity import Similarity, for_embedder
 
 Pair = tuple[str, str, bool]
 

@@ -17,9 +17,9 @@ from typing import Any
 from mnemex.config import Settings
 from mnemex.eval import relations
 from mnemex.eval.value_cases import CASES
-from mnemex.temporal import infer
-from mnemex.temporal.extract import extract_facts
-from mnemex.temporal.similarity import for_embedder
+from mnemex.ledger import infer
+from mnemex.ledger.extract import extract_facts
+from mnemex.ledger.similarity import for_embedder
 
 Case = tuple[dict[str, str], str, str | None]
 

@@ -5,9 +5,9 @@ from __future__ import annotations
 import numpy as np
 
 from mnemex.clock import MICROS_PER_DAY
+from mnemex.decay.curve import Decay
 from mnemex.models import GcReport, ScoredMemory
 from mnemex.store.base import MemoryFilter, TemporalRow, Tx
-from mnemex.temporal.decay import Decay
 from mnemex.text import preview
 
 

@@ -22,13 +22,13 @@ import numpy as np
 import numpy.typing as npt
 
 from mnemex.clock import MICROS_PER_DAY, to_micros
+from mnemex.decay.curve import Decay
 from mnemex.embed import Vectors, embed_soon
+from mnemex.ledger import search as ledger
 from mnemex.models import ChannelScore, SearchHit
 from mnemex.retrieval import episode, fuse, temporal_cues, usage
 from mnemex.retrieval.graph import MemoryGraph, Neighbourhood, ppr
 from mnemex.store.base import MemoryFilter, Tx
-from mnemex.temporal import lookup as ledger
-from mnemex.temporal.decay import Decay
 from mnemex.text import query_terms, words
 
 if TYPE_CHECKING:

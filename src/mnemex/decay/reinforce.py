@@ -7,9 +7,9 @@ from datetime import datetime
 from typing import Any
 
 from mnemex.config import Settings
+from mnemex.decay.curve import MAX_STRENGTH
 from mnemex.limits import normalize_tag
 from mnemex.models import Memory
-from mnemex.temporal.decay import MAX_STRENGTH
 from mnemex.text import query_terms
 
 

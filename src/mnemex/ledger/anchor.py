@@ -18,11 +18,11 @@ import re
 from collections import Counter
 from dataclasses import dataclass
 
+from mnemex.ledger.extract import USER, Triple
+from mnemex.ledger.history import LEDGER_STATUSES, store_order
+from mnemex.ledger.search import names_relation, query_words
 from mnemex.models import Fact, FactStatus
 from mnemex.store.base import Tx
-from mnemex.temporal.extract import USER, Triple
-from mnemex.temporal.history import LEDGER_STATUSES, store_order
-from mnemex.temporal.lookup import names_relation, query_words
 from mnemex.text import same_value, value_key
 
 # A name: capitalised words ("VS Code", "Arch Linux", "Argo CD") or an identifier ("host-3").

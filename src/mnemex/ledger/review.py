@@ -13,9 +13,9 @@ from datetime import datetime
 
 from mnemex.clock import to_micros
 from mnemex.errors import ConflictError, InvalidInputError, NotFoundError
+from mnemex.ledger.record import place, restated
 from mnemex.models import FactStatus, Review
 from mnemex.store.base import Tx
-from mnemex.temporal.ledger import place, restated
 
 DECISIONS = {"approve": "approved", "reject": "rejected"}
 

@@ -16,19 +16,19 @@ from concurrent.futures import Future
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
-from mnemex.models import Fact, FactStatus, SearchHit
-from mnemex.store.base import MemoryFilter, Tx
-from mnemex.temporal import kinds
-from mnemex.temporal.extract import USER
-from mnemex.temporal.history import (
+from mnemex.ledger import kinds
+from mnemex.ledger.extract import USER
+from mnemex.ledger.history import (
     LEDGER_STATUSES,
     known_at,
     retractions_of,
     valid_at,
     withdrawals_of,
 )
-from mnemex.temporal.relations import core, expanded, singular
-from mnemex.temporal.similarity import EmbeddingSimilarity, for_embedder
+from mnemex.ledger.relations import core, expanded, singular
+from mnemex.ledger.similarity import EmbeddingSimilarity, for_embedder
+from mnemex.models import Fact, FactStatus, SearchHit
+from mnemex.store.base import MemoryFilter, Tx
 from mnemex.text import STOPWORDS
 
 if TYPE_CHECKING:
@@ -37,7 +37,7 @@ if TYPE_CHECKING:
 _TOKEN = re.compile(r"[A-Za-z0-9][\w\-.]*[A-Za-z0-9]|[A-Za-z0-9]")
 _FIRST_PERSON = frozenset({"i", "my", "me", "mine", "myself"})
 # Query words that ask for a key without naming it come from the kinds of value a relation
-# holds (temporal/kinds.py: "work", "company" for `employer`; "boss", "report" for `manager`;
+# holds (ledger/kinds.py: "work", "company" for `employer`; "boss", "report" for `manager`;
 # "live", "based" for `city`), plus these for keys no kind covers. "where" alone is a weak cue:
 # "where does Bob work" asks for his employer, not his city.
 CUES: dict[str, frozenset[str]] = {

@@ -3,9 +3,9 @@
 A named relation ("main db") joins an existing key of the same subject ("primary_database")
 automatically above `relation_auto_threshold`, goes to the review queue between that and
 `relation_review_threshold`, and starts a key of its own below. A verb that names no key
-("Alice switched to Neovim") gets the key temporal/keyguess.py guesses from the value and the
+("Alice switched to Neovim") gets the key ledger/keyguess.py guesses from the value and the
 subject's keys: taken above `value_auto_threshold`, reviewed above `value_review_threshold`;
-below, the statement waits for its value to become known (temporal/ingest.py binds it then).
+below, the statement waits for its value to become known (ledger/save.py binds it then).
 """
 
 from __future__ import annotations
@@ -16,12 +16,12 @@ from dataclasses import dataclass
 from typing import Literal
 
 from mnemex.config import Settings
+from mnemex.ledger import keyguess, kinds
+from mnemex.ledger.extract import Triple
+from mnemex.ledger.history import LEDGER_STATUSES, store_order
+from mnemex.ledger.similarity import Similarity
 from mnemex.models import Fact, FactStatus
 from mnemex.store.base import Tx
-from mnemex.temporal import keyguess, kinds
-from mnemex.temporal.extract import Triple
-from mnemex.temporal.history import LEDGER_STATUSES, store_order
-from mnemex.temporal.similarity import Similarity
 from mnemex.text import same_value, value_key
 
 SHARED_KEYS = 50  # the store's most used relations that any subject's statement may join

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 import numpy as np
 
-from mnemex.temporal.relations import expanded, lexical_similarity
+from mnemex.ledger.relations import expanded, lexical_similarity
 
 if TYPE_CHECKING:
     from mnemex.embed import Embedder

@@ -1,7 +1,7 @@
 """Note-style statements of a change: "Vim -> Neovim", "not Vim anymore, Neovim now",
 "switched from Vim to Neovim" with no subject (in a personal memory, the user).
 
-`read` returns the raw parts of such a clause; temporal/extract.py cleans them into a Triple.
+`read` returns the raw parts of such a clause; ledger/extract.py cleans them into a Triple.
 A subject may lead ("Alice: Vim -> Neovim", "my editor: Vim -> Neovim") and a relation may
 follow in brackets ("Vim -> Neovim (editor)"); without one, the replaced value names the key.
 """

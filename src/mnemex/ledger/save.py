@@ -1,7 +1,7 @@
 """The ledger's part of `save`: which facts a memory states, decided before it is written.
 
 `prepare` reads the statement (a keyed write names its key; an unkeyed one goes through
-temporal/extract.py), picks each triple's key and notices a pure restatement, so `save` can answer
+ledger/extract.py), picks each triple's key and notices a pure restatement, so `save` can answer
 "unchanged" without a new memory. `apply` records the facts once the memory exists.
 """
 
@@ -16,15 +16,15 @@ from typing import Any, cast
 from mnemex.clock import to_micros
 from mnemex.config import Settings
 from mnemex.errors import InvalidInputError
+from mnemex.ledger import anchor
+from mnemex.ledger.extract import USER, Extraction, Triple, extract, looks_named
+from mnemex.ledger.infer import SHARED_KEYS, KeyChoice, choose, choose_named, relation_names
+from mnemex.ledger.keyguess import UNKNOWN
+from mnemex.ledger.record import Claim, Outcome, place, record, repeats, retract
+from mnemex.ledger.relations import normalize_relation
+from mnemex.ledger.similarity import Similarity, phrase
 from mnemex.models import Fact, FactStatus, Review, new_id
 from mnemex.store.base import Tx
-from mnemex.temporal import anchor
-from mnemex.temporal.extract import USER, Extraction, Triple, extract, looks_named
-from mnemex.temporal.infer import SHARED_KEYS, KeyChoice, choose, choose_named, relation_names
-from mnemex.temporal.keyguess import UNKNOWN
-from mnemex.temporal.ledger import Claim, Outcome, place, record, repeats, retract
-from mnemex.temporal.relations import normalize_relation
-from mnemex.temporal.similarity import Similarity, phrase
 from mnemex.text import same_value, value_key
 
 OPEN_REVIEWS = 1_000  # open reviews searched for a parked fact's (a person's queue: short)
@@ -72,7 +72,7 @@ def statements(
     content: str, key: tuple[str, str, str] | None, settings: Settings
 ) -> Extraction | None:
     """What `content` states for the ledger: its key's triple for a keyed write, else what
-    temporal/extract.py reads (None when extraction is off)."""
+    ledger/extract.py reads (None when extraction is off)."""
     if key is not None:
         return Extraction(triples=[keyed_triple(content, *key)], clauses=1)
     return extract(content) if settings.ledger_extract else None

@@ -17,10 +17,10 @@ from __future__ import annotations
 from datetime import datetime
 
 from mnemex.clock import to_micros
+from mnemex.ledger.history import LEDGER_STATUSES
+from mnemex.ledger.record import relay, sync_memories
 from mnemex.models import Fact, FactStatus
 from mnemex.store.base import Tx
-from mnemex.temporal.history import LEDGER_STATUSES
-from mnemex.temporal.ledger import relay, sync_memories
 
 
 def forget(tx: Tx, memory_id: str, now: datetime) -> list[Fact]:

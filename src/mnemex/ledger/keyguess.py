@@ -5,7 +5,7 @@ and from the subject's own keys, each piece a strength in [0, 1] for one candida
 
 - a cue: the replaced value ("from Vim", "instead of Vim", "Vim -> Neovim") is a value of the key;
 - what the ledger knows: the subject held this value under the key before, or others do;
-- the value's kind (temporal/kinds.py): the category table, its shape, analysis's entity label;
+- the value's kind (ledger/kinds.py): the category table, its shape, analysis's entity label;
 - the verb's prior ("moved to": a place, an employer or a team; "switched to": a tool);
 - the subject already has the key (a change statement most often updates a known value);
 - how much nearer the value's embedding is to the key's values than to the other keys' values
@@ -22,9 +22,9 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
+from mnemex.ledger import kinds
+from mnemex.ledger.history import LEDGER_STATUSES
 from mnemex.models import Fact, FactStatus
-from mnemex.temporal import kinds
-from mnemex.temporal.history import LEDGER_STATUSES
 from mnemex.text import same_value
 
 UNKNOWN = "?"  # the relation of a kept statement whose key is not known yet (never a name)

@@ -4,10 +4,8 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from mnemex.models import Fact, FactStatus
-from mnemex.store.base import Tx
-from mnemex.temporal.extract import USER
-from mnemex.temporal.history import (
+from mnemex.ledger.extract import USER
+from mnemex.ledger.history import (
     LEDGER_STATUSES,
     order_key,
     profile_order,
@@ -15,7 +13,9 @@ from mnemex.temporal.history import (
     view,
     withdrawals_of,
 )
-from mnemex.temporal.relations import normalize_relation
+from mnemex.ledger.relations import normalize_relation
+from mnemex.models import Fact, FactStatus
+from mnemex.store.base import Tx
 
 _UNKNOWN = ""  # the subject id of a subject the store has never seen: matches no fact
 

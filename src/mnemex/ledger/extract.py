@@ -2,7 +2,7 @@
 
 `extract_facts` is the one entry point; the analysis layer can call it on any message. A triple
 whose relation is None came from a verb that does not say which key it changes ("Alice switched
-to Neovim"): the ledger infers the key from what it already knows (see temporal/infer.py).
+to Neovim"): the ledger infers the key from what it already knows (see ledger/infer.py).
 """
 
 from __future__ import annotations
@@ -11,8 +11,8 @@ import dataclasses
 import re
 from dataclasses import dataclass, field
 
-from mnemex.temporal import shorthand
-from mnemex.temporal.relations import normalize_relation
+from mnemex.ledger import shorthand
+from mnemex.ledger.relations import normalize_relation
 
 USER = "user"  # the subject of first-person statements ("I use Vim", "my editor is Vim")
 
@@ -231,7 +231,7 @@ _PATTERNS: list[tuple[re.Pattern[str], str | None]] = [
     ),
     (re.compile(rf"^{_SUBJ}{_NOW}\s+replaced\s+(?P<prev>[^,;]{{1,60}}?)\s+with\s+{_VAL}$"), "?use"),
     # Last: any short verb phrase before a name ("I bank with Ally", "Alice drives a Volvo",
-    # "Bob's playlists live on Tidal"): the key is guessed from the value (temporal/keyguess.py).
+    # "Bob's playlists live on Tidal"): the key is guessed from the value (ledger/keyguess.py).
     (
         re.compile(
             rf"^{_SUBJ}(?:(?:'s|’s)\s+[a-z]+)?{_NOW}\s+(?:[a-z]+\s+){{1,4}}?"
@@ -415,12 +415,12 @@ def _add_clause(found: Extraction, sentence: str, statement: str) -> str | None:
     names = linked
     if triple is not None:
         found.triples.append(triple)
-        if triple.verb != "any":  # a guessed fact's names wait for its key (temporal/ingest.py)
+        if triple.verb != "any":  # a guessed fact's names wait for its key (ledger/save.py)
             names = [triple.subject, triple.value, *names]
             linked = [*linked, triple.subject]
     if (triple is None or triple.verb == "any") and not names and not statement.endswith("?"):
         # No pattern read it (a question states nothing), or only guessed at it: the ledger may
-        # still read it off the values it knows (temporal/anchor.py), which comes first.
+        # still read it off the values it knows (ledger/anchor.py), which comes first.
         found.unread.append((sentence, statement))
     for name in names:
         if name != USER and name not in found.entities and (name in linked or looks_named(name)):

@@ -3,7 +3,7 @@
 A kind links three things the ledger needs: the words of relation names that hold it (a value of
 kind "place" fits `city`, `home_city`, `location`), the key to start when a subject has none of
 them, and the words a question uses to ask for it ("where does Bob work" asks for an employer).
-A value's kind comes from the category table (temporal/lexicon.py), its shape (a phone number,
+A value's kind comes from the category table (ledger/lexicon.py), its shape (a phone number,
 an e-mail address) or the entity label analysis gave it (spaCy: GPE, ORG, PERSON).
 """
 
@@ -13,8 +13,8 @@ import functools
 import re
 from dataclasses import dataclass
 
-from mnemex.temporal import lexicon
-from mnemex.temporal.relations import expanded, root, singular
+from mnemex.ledger import lexicon
+from mnemex.ledger.relations import expanded, root, singular
 
 
 @dataclass(frozen=True, slots=True)
@@ -66,7 +66,7 @@ _URL = re.compile(r"^(?:https?://|www\.)\S+$|^[\w-]+(?:\.[\w-]+)*\.(?:com|org|ne
 # Entity categories of analysis (analysis/enrich.py CATEGORY_BY_LABEL) -> kind.
 _CATEGORY_KINDS = {"place": "place", "organization": "org", "person": "person"}
 
-# How much each source of a kind is worth as evidence (see temporal/keyguess.py): the category
+# How much each source of a kind is worth as evidence (see ledger/keyguess.py): the category
 # table and a value's shape are near certain; spaCy's small model often labels unknown product
 # names ORG and anything after "moved to" GPE, so its labels count for less.
 LEXICON_STRENGTH = 0.9

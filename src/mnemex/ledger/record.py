@@ -1,7 +1,7 @@
 """The bi-temporal fact ledger: one current value per (subject, relation) key, with its history.
 
 Every write inserts one observation and then re-lays the key's windows from its facts
-(temporal/history.py): a newer value closes the old window and supersedes it, an older one
+(ledger/history.py): a newer value closes the old window and supersedes it, an older one
 (a late arrival) becomes history with the window it really had, a correction replaces the value
 it corrects from that value's start. The store's unique partial index backs the one-active rule.
 """
@@ -13,9 +13,7 @@ from datetime import datetime
 from typing import Literal
 
 from mnemex.clock import to_micros
-from mnemex.models import Fact, FactStatus, new_id
-from mnemex.store.base import Tx
-from mnemex.temporal.history import (
+from mnemex.ledger.history import (
     LEDGER_STATUSES,
     Window,
     order_key,
@@ -23,6 +21,8 @@ from mnemex.temporal.history import (
     valid_at,
     windows,
 )
+from mnemex.models import Fact, FactStatus, new_id
+from mnemex.store.base import Tx
 from mnemex.text import same_value
 
 FactAction = Literal["created", "superseded", "history", "unchanged", "pending", "retracted"]
