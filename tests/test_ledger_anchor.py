@@ -7,7 +7,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from mnemex import MemoryStore
-from mnemex.ledger.search import names_relation, query_words, relation_match
+from mnemex.ledger.vocabulary import names_relation, query_words, relation_match
 
 KNOWN = ["Carol's editor is Vim.", "Dave's editor is Emacs.", "Dave's city is Oslo."]
 

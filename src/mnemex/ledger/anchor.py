@@ -20,7 +20,7 @@ from dataclasses import dataclass
 
 from mnemex.ledger.extract import USER, Triple
 from mnemex.ledger.history import LEDGER_STATUSES, store_order
-from mnemex.ledger.search import names_relation, query_words
+from mnemex.ledger.vocabulary import names_relation, query_words
 from mnemex.models import Fact, FactStatus
 from mnemex.store.base import Tx
 from mnemex.text import same_value, value_key

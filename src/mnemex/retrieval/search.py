@@ -398,9 +398,7 @@ def run_search(
     pending = embed_soon(embedder, request.text) if wants_vector and embedder else None
     # While the query embeds (ONNX Runtime on another core), everything that needs no query
     # vector: the ledger's lookups, the lexical channel, the graph's seeds.
-    answers = None
-    if settings.ledger_search:
-        answers = ledger.answers_soon(tx, request.text, request.as_of)
+    answers = ledger.LedgerAnswers(tx, request.text, request.as_of, answer=settings.ledger_search)
     graph: MemoryGraph | None = None
     if _uses_graph(store):
         graph = store.engine.memory_graph(store.tenant)
@@ -414,24 +412,11 @@ def run_search(
     channels.update(embedded)
     weights.update(embedded_weights)
     cosines = ledger.cosines_for(embedder, pending)
-    known = answers(cosines) if answers is not None else {}
     scores, signals = _score(store, tx, request, now, channels, weights, with_graph)
     _admit(tx, graph, scores, channels, flt)
     # The ledger: only what was valid at `as_of`, and the memory stating an asked-for key first.
-    answered: dict[str, float] = {}  # what the ledger put first (explain's "ledger" channel)
-    scores = dict(
-        ledger.adjust(
-            tx,
-            request.text,
-            list(scores.items()),
-            flt,
-            request.as_of,
-            answer=settings.ledger_search,
-            cosines=cosines,
-            trace=answered,
-            answered=known,
-        )
-    )
+    adjusted = answers.adjust(list(scores.items()), flt, cosines)
+    scores = dict(adjusted.candidates)
     exact = settings.review_blend == 0 and settings.mmr_trade_off >= 1
     ids = _contenders(scores, request.k, settings.temporal_weight, exact)
     temporal = tx.temporal_of(ids)
@@ -445,7 +430,7 @@ def run_search(
     if settings.mmr_trade_off < 1.0:
         order = _diversify(tx, ids, ranking, final, request.k, settings.mmr_trade_off)
     records = tx.get_memories([ids[i] for i in order])
-    channels["ledger"] = sorted(answered.items(), key=lambda item: -item[1])
+    channels["ledger"] = sorted(adjusted.answered.items(), key=lambda item: -item[1])
     explained = _explain(channels, signals, ids, decay_scores) if request.explain else {}
     hits = []
     for index in order:
@@ -457,7 +442,7 @@ def run_search(
             )
         )
     if request.include_history and request.as_of is None:
-        hits = ledger.order(tx, hits)  # history on request, but never above the current value
+        hits = answers.order(hits)  # history on request, but never above the current value
     return hits
 
 

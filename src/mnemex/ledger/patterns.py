@@ -1,0 +1,339 @@
+"""The grammar of plain statements: the regular expressions ledger/extract.py reads them with.
+
+It walks a text with these: leads and tails that carry no value, the statement
+patterns (possessives, change verbs, verbs that name their key, a last guess at any short verb
+phrase before a name), negations, links between names, reported speech and headings. Each
+pattern's second member is the key a verb implies ("?switch", "?use", "?any": a verb that names
+none), or None when the pattern names its relation.
+"""
+
+from __future__ import annotations
+
+import re
+
+from mnemex.ledger import shorthand
+
+# A subject: capitalised words ("Alice", "Project Atlas") or an identifier with a hyphen, digit
+# or dot ("svc-billing", "host-3"); "I" is the user.
+NAME = shorthand.NAME
+
+SUBJ = rf"(?P<subj>{NAME}|I)"
+
+# Services are often named in lower case ("billing runs on host-3"): a single lowercase word
+# leading a sentence names one only before a verb of hosting or dependency.
+LOWER_ID = r"(?-i:[a-z][a-z0-9]{2,})"
+
+IDENT = rf"(?:{NAME}|{LOWER_ID})"
+
+SERVICE = rf"(?P<subj>{NAME}|(?!(?i:it|this|that|which|who|what|there)\b){LOWER_ID}|I)"
+
+REL = r"(?P<rel>[A-Za-z][A-Za-z0-9\- ]{0,40}?)"
+
+VAL = r"(?P<val>[^\s,;:][^,;:]{0,60}?)"
+
+PRON = r"(?:his|her|their|its|my|our|the|your)"
+
+FROM = r"(?:\s+from\s+(?P<prev>[^,;:]{1,60}?))?"
+
+# "is", and the verbs that say the same of a current value.
+BE = r"(?:is|are|was|has\s+been|have\s+been|remains|stays|has\s+become|became|is\s+still)"
+
+NOW = (
+    r"(?:\s+(?:now|currently|still|also|officially|finally|just|recently|mostly|mainly|"
+    r"primarily|usually|generally|actually|lately))?"
+)
+
+MONTHS = (
+    r"jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|"
+    r"sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?"
+)
+
+DAYS = r"monday|tuesday|wednesday|thursday|friday|saturday|sunday"
+
+LEAD = re.compile(
+    r"^(?:(?P<fix>actually|in fact|correction|to correct myself|sorry|oops|no wait|wait)"
+    r"|update|fyi|(?:please\s+)?note(?:\s+that)?|keep in mind(?:\s+that)?|heads up|btw"
+    r"|by the way|remember|remember that|for the record"
+    r"|just so you know|quick update|news|these days|nowadays|now|currently|lately|recently"
+    r"|(?:since|as of|starting|from|in|on|by)\s+[\w ]{1,20}?(?=,)"
+    r"|(?:i|we)\s+(?:just\s+)?(?:learned|learnt|heard|noticed|found\s+out|realized|realised"
+    r"|saw|read|was\s+told|were\s+told|gather)(?:\s+that)?"
+    r"|(?:it\s+)?(?:turns\s+out|looks\s+like|seems\s+like|seems|appears)(?:\s+that)?"
+    r"|apparently|evidently|so|ok|okay|also)\b[\s,:\-—]*",
+    re.IGNORECASE,
+)
+
+# Adverbs of time that end many statements and are never part of a value.
+TAIL = re.compile(
+    r"(?:,\s*(?:as far as I know|I think|I believe|apparently|if I remember (?:correctly|right)"
+    r"|it seems|I guess|probably|I'm told|I hear|so I hear|afaik|iirc)"
+    r"|(?:\s+|,\s*)(?:now|nowadays|these days|lately|recently|again|instead|too|as well|"
+    r"for good|from now on|today|this week|this month|this year|since then|at the moment|"
+    r"right now|full[- ]time|for now|going forward|permanently|anymore|any more|yesterday|"
+    r"for (?:years|ages|a while|months|weeks|a long time|\d+ (?:years|months|weeks))|"
+    r"(?:\d+|a|an|one|two|three|a\s+couple\s+of|a\s+few|few|several)\s+"
+    r"(?:days?|weeks?|months?|years?)\s+ago|day\s+to\s+day|every\s+day|daily|"
+    r"(?:over|during|at|by|since|from|on|in)\s+the\s+(?:weekend|holidays?|break|"
+    r"(?:start|end|beginning|middle)\s+of\s+(?:the|this|last)\s+(?:week|month|year))|"
+    r"(?:since|as of|starting|from|in|on|last|this|next|earlier)\s+(?:\w+\s?){0,3}?(?:\d{4}|"
+    rf"week|month|year|spring|summer|autumn|fall|winter|{DAYS}|{MONTHS})))$",
+    re.IGNORECASE,
+)
+
+NOT_PREV = re.compile(
+    r"(?:,\s*|\s+)(?:not|rather than|instead of|no longer|over(?=\s+(?-i:[A-Z])))\s+"
+    r"(?P<prev>[^,;]{1,60}?)"
+    r"(?:\s+(?:anymore|any more))?$",
+    re.IGNORECASE,
+)
+
+AS_REL = re.compile(rf"\s+(?:as|for)\s+{PRON}?\s*(?P<rel>[a-z][a-z\- ]{{0,40}})$", re.I)
+
+# Verbs that change a key without naming it, and the key they lean to when nothing else is known.
+SWITCH = (
+    r"(?:has\s+|have\s+)?(?:switched|changed|moved|migrated|converted|gone|went|transitioned"
+    r"|upgraded|downgraded|switch|change|move|migrate|set|updated|update)(?:\s+(?:over|on))?"
+)
+
+USE = (
+    r"(?:uses|use|is using|am using|are using|has started using|started using|began using"
+    r"|start using|has adopted|adopted|went with|relies on|rely on|prefers|prefer|"
+    r"has been using|have been using|been using|has picked up|picked up|picked|is now on|"
+    r"go with|goes with|going with|stick with|sticks with|stuck with|"
+    r"went back to|goes back to|is back with|returned to|came back to|"
+    r"chose|has chosen|settled on|is on|am on|runs|is running|works with|writes in"
+    r"|swears by|is back to|am back to|is back on|am back on|has returned to)"
+)
+
+# A value that is a name and nothing else: capitalised words, digits, symbols ("HP EliteBook 840",
+# "Code::Blocks", "Barry's"), not a phrase ("VK Music and pays for Qobuz").
+NAMED = r"(?-i:[A-Z][^\s,;:]*(?:\s+(?:[^\s,;:]*[A-Z0-9][^\s,;:]*|&|of|de|la|du|von|van))*)"
+
+UNSURE = re.compile(
+    r"\b(?:might|may|could|should|would|will|wants?|wanted|plans?|planning|considers?|"
+    r"considering|tries|try|trying|tried|hopes?|hoping|wish(?:es)?|thinks?|thinking|maybe|"
+    r"perhaps|wonders?|asked|needs?|likes?|loves?|hates?|met|visited|saw|emailed|called)\b",
+    re.IGNORECASE,
+)
+
+ISNT = r"(?:isn't|isn’t|is\s+not|wasn't|wasn’t|was\s+not|is\s+no\s+longer)"
+
+ITS = r",?\s+(?:it's|it’s|it\s+is|it\s+was|but|now\s+it's|now)\s+"
+
+PATTERNS: list[tuple[re.Pattern[str], str | None]] = [
+    # "Correction: Jomo's notes app isn't Simplenote, it's Notability"
+    (
+        re.compile(rf"^{SUBJ}(?:'s|’s)\s+{REL}\s+{ISNT}\s+(?P<prev>[^,;]{{1,60}}?){ITS}{VAL}$"),
+        None,
+    ),
+    (
+        re.compile(rf"^(?P<my>my)\s+{REL}\s+{ISNT}\s+(?P<prev>[^,;]{{1,60}}?){ITS}{VAL}$", re.I),
+        None,
+    ),
+    # "Alice's editor is Vim", "Alice's main db has changed from MySQL to Postgres"
+    (re.compile(rf"^{SUBJ}(?:'s|’s)\s+{REL}\s+{BE}{NOW}\s+{VAL}$"), None),
+    (
+        re.compile(
+            rf"^{SUBJ}(?:'s|’s)\s+{REL}\s+(?:has\s+been\s+|has\s+|was\s+|is\s+|got\s+)?"
+            rf"(?:changed|switched|moved|updated|set|went|gone)(?:\s+over)?{FROM}\s+to\s+{VAL}$"
+        ),
+        None,
+    ),
+    (re.compile(rf"^{SUBJ}(?:'s|’s)\s+{REL}:\s*{VAL}$"), None),
+    # "My editor is Vim", "my primary database changed to Postgres"
+    (re.compile(rf"^(?P<my>my)\s+{REL}\s+(?:is|are){NOW}\s+{VAL}$", re.I), None),
+    (
+        re.compile(
+            rf"^(?P<my>my)\s+{REL}\s+(?:has\s+)?(?:changed|switched|moved|went|gone)"
+            rf"{FROM}\s+to\s+{VAL}$",
+            re.I,
+        ),
+        None,
+    ),
+    # "The deploy tool of Project Atlas is Argo CD"
+    (re.compile(rf"^the\s+{REL}\s+(?:of|for)\s+{SUBJ}\s+(?:is|are){NOW}\s+{VAL}$", re.I), None),
+    # "Vim is Alice's editor", "Helix is now my editor"
+    (re.compile(rf"^{VAL}\s+is{NOW}\s+{SUBJ}(?:'s|’s)\s+(?:new\s+)?{REL}$"), None),
+    (re.compile(rf"^{VAL}\s+is{NOW}\s+(?P<my>my)\s+(?:new\s+)?{REL}$", re.I), None),
+    # "Alice switched her editor to Helix", "Alice moved their database from X to Y"
+    (
+        re.compile(
+            rf"^{SUBJ}{NOW}\s+{SWITCH}\s+(?:{PRON}\s+)?{REL}(?:\s+over)?{FROM}\s+to\s+{VAL}$"
+        ),
+        None,
+    ),
+    # "Alice lives in Lisbon", "Alice works at Acme": verbs that name their key.
+    (
+        re.compile(
+            rf"^{SUBJ}{NOW}\s+(?:lives|live|is living|resides|is based|am based)\s+in\s+{VAL}$"
+        ),
+        "city",
+    ),
+    (
+        re.compile(rf"^{SUBJ}{NOW}\s+(?:works|work|is working|am working)\s+(?:at|for)\s+{VAL}$"),
+        "employer",
+    ),
+    (re.compile(rf"^{SUBJ}{NOW}\s+(?:has\s+)?joined\s+{VAL}$"), "employer"),
+    (re.compile(rf"^{SUBJ}{NOW}\s+reports\s+to\s+{VAL}$"), "manager"),
+    (
+        re.compile(
+            rf"^{SERVICE}{NOW}\s+(?:runs|is running|is hosted|is deployed|lives)\s+on\s+{VAL}$"
+        ),
+        "runs_on",
+    ),
+    (
+        re.compile(rf"^{SUBJ}{NOW}\s+is\s+(?:written|implemented|built)\s+in\s+{VAL}$"),
+        "language",
+    ),
+    (re.compile(rf"^{SUBJ}{NOW}\s+is\s+(?:owned|maintained|led)\s+by\s+{VAL}$"), "owner"),
+    (re.compile(rf"^{SUBJ}{NOW}\s+(?:codes|writes code|programs)\s+in\s+{VAL}$"), "language"),
+    # "Alice switched to Helix", "I moved to Berlin", "Bob now uses Postgres"
+    (re.compile(rf"^{SUBJ}{NOW}\s+{SWITCH}{FROM}\s+(?:to|over\s+to)\s+{VAL}$"), "?switch"),
+    (re.compile(rf"^{SUBJ}{NOW}\s+(?:has\s+)?relocated{FROM}\s+to\s+{VAL}$"), "city"),
+    (re.compile(rf"^{SUBJ}{NOW}\s+{USE}\s+{VAL}$"), "?use"),
+    (  # "Bob has Emacs as his editor": "has" only with the key named
+        re.compile(rf"^{SUBJ}{NOW}\s+(?:has|have)\s+{VAL}\s+as\s+(?:{PRON}\s+)?{REL}$"),
+        None,
+    ),
+    (
+        re.compile(
+            rf"^{SUBJ}{NOW}\s+(?:has\s+)?(?:gave up(?:\s+on)?|given up(?:\s+on)?|ditched|"
+            rf"dropped|left|traded(?:\s+in)?|swapped|"
+            rf"exchanged|substituted)\s+"
+            rf"(?P<prev>[^,;]{{1,60}}?)\s+(?:for|in favou?r of)\s+{VAL}$"
+        ),
+        "?use",
+    ),
+    (
+        re.compile(rf"^(?i:for|as)\s+{PRON}\s+{REL},?\s+{SUBJ}{NOW}\s+{USE}\s+{VAL}$"),
+        None,
+    ),
+    (re.compile(rf"^{SUBJ}{NOW}\s+replaced\s+(?P<prev>[^,;]{{1,60}}?)\s+with\s+{VAL}$"), "?use"),
+    # Last: any short verb phrase before a name ("I bank with Ally", "Alice drives a Volvo",
+    # "Bob's playlists live on Tidal"): the key is guessed from the value (ledger/keyguess.py).
+    (
+        re.compile(
+            rf"^{SUBJ}(?:(?:'s|’s)\s+[a-z]+)?{NOW}\s+(?:[a-z]+\s+){{1,4}}?"
+            rf"(?:(?:on|in|at|with|for|into)\s+)?(?:(?:a|an|the|my|his|her|their)\s+)?"
+            rf"(?P<val>{NAMED})$"
+        ),
+        "?any",
+    ),
+]
+
+NEGATIONS = [
+    re.compile(
+        rf"^{SUBJ}\s+(?:no\s+longer|doesn't|does\s+not|don't|do\s+not|isn't|is\s+not|am\s+not)"
+        rf"\s+(?:use|uses|using|work\s+(?:at|for)|live\s+in|run\s+on|on)\s+{VAL}$"
+    ),
+    re.compile(
+        rf"^{SUBJ}\s+(?:has\s+|have\s+)?(?:stopped|quit|dropped|abandoned)\s+(?:using\s+)?{VAL}$"
+    ),
+    re.compile(  # verbs that leave a named thing ("left Google", not "gave up Vim for Zed")
+        rf"^{SUBJ}\s+(?:has\s+|have\s+)?(?:left|cancell?ed|sold|gave\s+up(?:\s+on)?"
+        rf"|given\s+up(?:\s+on)?|got\s+rid\s+of|moved\s+out\s+of|moved\s+away\s+from)"
+        rf"\s+(?:(?:the|my|his|her|their)\s+)?(?P<val>{NAMED})$"
+    ),
+    re.compile(rf"^{SUBJ}(?:'s|’s)\s+{REL}\s+is\s+(?:no\s+longer|not)\s+{VAL}$"),
+    re.compile(rf"^(?P<my>my)\s+{REL}\s+is\s+(?:no\s+longer|not)\s+{VAL}$", re.I),
+]
+
+# Verbs that link two names without a single current value: only the entities are kept.
+LINKS = re.compile(
+    rf"^{SERVICE}\s+(?:depends|relies)\s+on\s+(?P<val>{IDENT})$|"
+    rf"^(?P<subj2>{NAME}|{LOWER_ID})\s+(?:calls|talks\s+to|reads\s+from|writes\s+to|needs"
+    rf"|requires|(?:sends|forwards|routes|proxies|delegates|hands|passes|pushes)"
+    rf"(?:\s+[a-z]+){{0,4}}\s+to)\s+(?P<val2>{IDENT})$"
+)
+
+# "Alice told me (that) ...": the rest is a statement whose pronouns point at Alice.
+REPORTED = re.compile(
+    rf"^(?:(?P<speaker>{NAME})\s+(?:told\s+(?:me|us|the\s+team|everyone)|mentioned|said|says"
+    r"|reported|explained|noted|confirmed|wrote|shared|let\s+(?:me|us)\s+know|announced"
+    r"|pointed\s+out|admitted|clarified)(?:\s+that)?|(?i:according\s+to)\s+"
+    rf"(?P<source>{NAME}))[\s,:]+(?P<rest>.+)$"
+)
+
+ABOUT = re.compile(
+    rf"^(?i:update|news|note|fyi|heads\s+up|quick\s+update)\s+(?i:on|about|from|re|regarding)"
+    rf"\s+(?P<about>{NAME})\s*[:,\-—–]+\s*(?P<rest>.+)$"
+)
+
+PRONOUN_SUBJECT = re.compile(r"^(?:he|she|they)\b", re.IGNORECASE)
+
+PRONOUN_OWNER = re.compile(r"^(?:his|her|their)\s+", re.IGNORECASE)
+
+# Adverbs that carry no value ("is now using", "mostly codes in") and verbs that only frame
+# another ("decided to go with", "will use"): dropped before the patterns read a clause.
+ADVERBS = re.compile(
+    r"\s+(?:now|currently|still|also|just|finally|officially|recently|mostly|mainly|primarily"
+    r"|actually|really|already|lately|usually|generally|basically|happily|reluctantly|fully"
+    r"|completely|totally|entirely|permanently|quietly|eventually)(?=\s)",
+    re.IGNORECASE,
+)
+
+FRAMES = re.compile(
+    r"\s+(?:has\s+|have\s+)?(?:decided|chose|chosen|opted|started|began|wants|wanted|plans"
+    r"|planned|is\s+going|are\s+going|am\s+going|intends|agreed|went\s+ahead)\s+to(?=\s)"
+    r"|\s+(?:will|would|'ll)(?=\s)",
+    re.IGNORECASE,
+)
+
+I_AM = re.compile(r"\bI['’]m\b")  # "I'm using Helix": the patterns read "I am"
+
+I_HAVE = re.compile(r"\bI['’]ve\b")
+
+# A heading before the statement ("Heads up: Malik joined ..."): never its subject.
+HEADING = re.compile(
+    r"^(?i:heads\s+up|fyi|reminder|note|quick\s+note|update|quick\s+update|news|btw|psa)"
+    r"\s*[:\-—–]\s+"
+)
+
+SENTENCES = re.compile(r"(?<=[.!?;])\s+|\n+")
+
+# "Alice uses Vim and lives in Lisbon": a second clause that starts with a verb shares the subject.
+AND_VERB = re.compile(
+    r",?\s+(?:and|but)\s+(?=(?:now\s+|also\s+|still\s+)?(?:lives|works|uses|prefers|switched|"
+    r"moved|runs|is|has|joined|reports|started|relocated|codes|writes|went|signed|bought|pays|"
+    r"got|drives|trains|orders|picked|chose|settled|replaced)\b)"
+)
+
+SUBJECT_HEAD = re.compile(rf"^(?:(?i:actually|so|and),?\s+)?(?:{NAME}|I)(?=\s|['’]s\s)")
+
+PRONOUNS = frozenset(
+    "it he she they we i you this that there these those its his her their our my your".split()
+)
+
+VALUE_STOP = frozenset("it that this them him her something anything nothing one".split())
+
+RELATION_STOP = frozenset(
+    "name thing idea point problem question reason over back on it them that this".split()
+)
+
+# Words a relation name never starts with ("went from Oslo to Rome" names no key "from_oslo").
+NOT_KEY = frozenset("from to over back on in at with for into".split())
+
+# Time words that creep into a relation phrase ("favourite editor these days") or lead it.
+RELATION_TIME = re.compile(
+    r"\b(?:these days|nowadays|now|currently|at the moment|lately|right now|today)\b|"
+    r"^(?:new|current|present|latest)\s+",
+    re.IGNORECASE,
+)
+
+SO = re.compile(r",\s+so\s+(?=(?:his|her|their|my|I|he|she|they|it|[A-Z])\b)")
+
+LABEL = re.compile(r"^[A-Za-z][\w ]{0,24}:\s+(?=\S)")  # "Quick note: ...", "Status: ..."
+
+# Capitalised words that start sentences without naming anyone.
+NOT_NAMES = frozenset(
+    """
+    he she they it we you this that these those there the a an my our your his her their its
+    what which who where when why how if then so but and or also here today yesterday everyone
+    someone nobody somebody no all please scratch update quick correction
+    """.split()
+)
+
+GROUP = re.compile(r"^(?P<name>.+?)\s+(?:team|squad)$", re.IGNORECASE)
+
+# The change a verb that names its key stands for, should its key yield to the value's kind.
+VERB_OF_KEY = {"city": "move", "employer": "join"}
