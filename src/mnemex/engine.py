@@ -9,7 +9,7 @@ from pathlib import Path
 
 from mnemex import limits
 from mnemex.analysis.analyze import Analyzer, EmbedFn
-from mnemex.clock import MICROS_PER_DAY, Clock, to_micros
+from mnemex.clock import Clock, to_micros
 from mnemex.config import Settings
 from mnemex.decay.curve import Decay
 from mnemex.embed import Embedder, embed_all_soon, load_embedder, to_bytes
@@ -136,8 +136,9 @@ class Engine:
 
     def scored(self, memory: Memory, now_us: int) -> Memory:
         """The memory with its temporal score as of `now_us` (scores are never stored)."""
-        days = (now_us - to_micros(memory.last_used)) / MICROS_PER_DAY
-        memory.score = self.decay.score(memory.use_count, days, memory.strength)
+        last_used = to_micros(memory.last_used)
+        scores = self.decay.scores_at([memory.use_count], [last_used], [memory.strength], now_us)
+        memory.score = float(scores[0])
         return memory
 
     def phrases_in_store(self, tenant: str) -> set[str]:

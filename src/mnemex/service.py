@@ -44,7 +44,7 @@ from mnemex.models import (
 )
 from mnemex.retrieval import reindex as reindex_mod
 from mnemex.retrieval.recall import recall_block, worth_injecting
-from mnemex.retrieval.search import SearchRequest, run_search
+from mnemex.search import SearchRequest, run_search
 from mnemex.store import jsonl
 from mnemex.store.base import Backend, MemoryFilter, Tx
 from mnemex.store.tokens import TokenRegistry
@@ -362,7 +362,7 @@ class MemoryStore:
             explain=bool(explain),
         )
         with self._read() as tx:
-            hits = run_search(self, tx, request, now)
+            hits = run_search(self.engine, self.tenant, tx, request, now)
         return hits
 
     def recall(self, prompt: str, *, k: int = 5, context: str | None = None) -> Recall:

@@ -7,7 +7,6 @@ from typing import Any
 
 from mnemex.config import Settings
 from mnemex.decay.curve import Decay
-from mnemex.lifecycle.gc import score_rows
 from mnemex.models import LIVE_STATUSES
 from mnemex.store.base import MemoryFilter, Tx
 
@@ -20,7 +19,7 @@ def collect(tx: Tx, decay: Decay, settings: Settings, now_us: int) -> dict[str, 
     rows = tx.temporal_rows(MemoryFilter(statuses=LIVE_STATUSES))
     tables = tx.table_counts()
     open_reviews = len(tx.list_reviews("open", MAX_COUNTED_REVIEWS))
-    scores = score_rows(rows, decay, now_us)
+    scores = decay.row_scores(rows, now_us)
     tags = Counter(tag for row in rows for tag in row.tags)
     in_zone = (scores >= settings.danger_zone_low) & (scores <= settings.danger_zone_high)
     return {

@@ -9,12 +9,15 @@ review and stats, so a configured curve is never silently replaced by another.
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
 import numpy.typing as npt
 
+from mnemex.clock import MICROS_PER_DAY
 from mnemex.config import Settings
+from mnemex.store.base import TemporalRow
 
 MAX_STRENGTH = 2.0
 FloatArray = npt.NDArray[np.float64]
@@ -66,6 +69,31 @@ class Decay:
         """Vectorised score for many memories at once (what search uses on its candidates)."""
         use_factor = np.power(np.maximum(use_counts, 0.0) + 1.0, self.beta)
         return use_factor * self.retention(days) * np.clip(strengths, 0.0, MAX_STRENGTH)
+
+    def scores_at(
+        self,
+        use_counts: Sequence[float] | FloatArray,
+        last_used_us: Sequence[int] | npt.NDArray[np.int64],
+        strengths: Sequence[float] | FloatArray,
+        now_us: int,
+    ) -> FloatArray:
+        """The temporal score of many memories at `now_us`, from their use counts, last uses
+        (microseconds) and strengths: the one computation search, gc, promote and stats share."""
+        days = (now_us - np.asarray(last_used_us, dtype=np.int64)) / MICROS_PER_DAY
+        return self.scores(
+            np.asarray(use_counts, dtype=np.float64), days, np.asarray(strengths, dtype=np.float64)
+        )
+
+    def row_scores(self, rows: Sequence[TemporalRow], now_us: int) -> FloatArray:
+        """`scores_at` for the store's temporal rows."""
+        if not rows:
+            return np.zeros(0)
+        return self.scores_at(
+            [row.use_count for row in rows],
+            [row.last_used for row in rows],
+            [row.strength for row in rows],
+            now_us,
+        )
 
     def score(self, use_count: int, days: float, strength: float) -> float:
         """The score of one memory `days` after its last use."""

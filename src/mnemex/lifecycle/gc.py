@@ -2,23 +2,10 @@
 
 from __future__ import annotations
 
-import numpy as np
-
-from mnemex.clock import MICROS_PER_DAY
 from mnemex.decay.curve import Decay
 from mnemex.models import GcReport, ScoredMemory
-from mnemex.store.base import MemoryFilter, TemporalRow, Tx
+from mnemex.store.base import MemoryFilter, Tx
 from mnemex.text import preview
-
-
-def score_rows(rows: list[TemporalRow], decay: Decay, now: int) -> np.ndarray:
-    """Temporal scores of many rows at `now` (microseconds)."""
-    if not rows:
-        return np.zeros(0)
-    uses = np.fromiter((row.use_count for row in rows), float, len(rows))
-    days = np.fromiter(((now - row.last_used) / MICROS_PER_DAY for row in rows), float, len(rows))
-    strengths = np.fromiter((row.strength for row in rows), float, len(rows))
-    return decay.scores(uses, days, strengths)
 
 
 def collect(
@@ -26,7 +13,7 @@ def collect(
 ) -> GcReport:
     """Find active memories scoring below `threshold`; archive them (or delete, if `hard`)."""
     rows = tx.temporal_rows(MemoryFilter(statuses=("active",), include_superseded=True))
-    scores = score_rows(rows, decay, now)
+    scores = decay.row_scores(rows, now)
     candidates = [
         ScoredMemory(row.id, preview(row.content), float(score), row.use_count)
         for row, score in zip(rows, scores, strict=True)

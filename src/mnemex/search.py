@@ -16,23 +16,21 @@ from collections.abc import Callable
 from concurrent.futures import Future
 from dataclasses import dataclass
 from datetime import datetime
-from typing import TYPE_CHECKING, Protocol
+from typing import Protocol
 
 import numpy as np
 import numpy.typing as npt
 
-from mnemex.clock import MICROS_PER_DAY, to_micros
+from mnemex.clock import to_micros
 from mnemex.decay.curve import Decay
 from mnemex.embed import Vectors, embed_soon
+from mnemex.engine import Engine
 from mnemex.ledger import search as ledger
 from mnemex.models import ChannelScore, SearchHit
 from mnemex.retrieval import episode, fuse, temporal_cues, usage
 from mnemex.retrieval.graph import MemoryGraph, Neighbourhood, ppr
 from mnemex.store.base import MemoryFilter, Tx
 from mnemex.text import query_terms, words
-
-if TYPE_CHECKING:
-    from mnemex.service import MemoryStore
 
 
 @dataclass(frozen=True, slots=True)
@@ -97,7 +95,8 @@ def blend_reviews(
 
 
 def vector_channel(
-    store: MemoryStore,
+    engine: Engine,
+    tenant: str,
     tx: Tx,
     text: str,
     flt: MemoryFilter,
@@ -106,8 +105,8 @@ def vector_channel(
     graph: MemoryGraph | None = None,
 ) -> list[tuple[str, float]]:
     """The nearest live memories to the query that pass the filter, widening until enough pass."""
-    index = store.engine.vector_index(store.tenant)
-    embedder = store.engine.embedder
+    index = engine.vector_index(tenant)
+    embedder = engine.embedder
     if index is None or embedder is None or not text.strip():
         return []
     index.sync(tx, None if graph is None else graph.timeline.same_id)
@@ -119,7 +118,7 @@ def vector_channel(
         graph,
         flt,
         limit,
-        floor=store.settings.vector_floor,
+        floor=engine.settings.vector_floor,
     )
 
 
@@ -180,17 +179,22 @@ GRAPH_STEPS = 3  # PageRank steps: seed -> memories -> their entities -> memorie
 
 
 def _lexical_channel(
-    store: MemoryStore, tx: Tx, request: SearchRequest, flt: MemoryFilter, graph: MemoryGraph | None
+    engine: Engine,
+    tenant: str,
+    tx: Tx,
+    request: SearchRequest,
+    flt: MemoryFilter,
+    graph: MemoryGraph | None,
 ) -> tuple[Channels, dict[str, float]]:
     """BM25 hits and the RRF weight they get for this query (higher when its terms are rare)."""
-    settings = store.settings
+    settings = engine.settings
     terms = query_terms(request.text)
     if settings.bm25_weight <= 0 or not terms:
         return {}, {}
-    index = store.engine.lexical_index(store.tenant)
+    index = engine.lexical_index(tenant)
     index.sync(tx, None if graph is None else graph.timeline.same_id)
     ranked = index.rank(terms, settings.common_term_df)
-    limit = _pool(store, request)
+    limit = _pool(engine, request)
     hits = None
     if graph is not None and flt == DEFAULT_FILTER:
         rows = index.rows_in(graph.timeline)[ranked.docs]
@@ -207,13 +211,14 @@ def _lexical_channel(
     return {"bm25": hits}, {"bm25": weight}
 
 
-def _pool(store: MemoryStore, request: SearchRequest) -> int:
+def _pool(engine: Engine, request: SearchRequest) -> int:
     """Candidates each channel brings."""
-    return max(store.settings.lexical_candidates, 3 * request.k)
+    return max(engine.settings.lexical_candidates, 3 * request.k)
 
 
 def _embedding_channels(
-    store: MemoryStore,
+    engine: Engine,
+    tenant: str,
     tx: Tx,
     request: SearchRequest,
     flt: MemoryFilter,
@@ -221,22 +226,26 @@ def _embedding_channels(
     graph: MemoryGraph | None,
 ) -> tuple[Channels, dict[str, float]]:
     """Nearest memories to the query (and to the conversation context), with their weights."""
-    settings = store.settings
-    pool = _pool(store, request)
+    settings = engine.settings
+    pool = _pool(engine, request)
     channels: Channels = {}
     weights: dict[str, float] = {}
     if settings.vector_weight > 0:
-        channels["vector"] = vector_channel(store, tx, request.text, flt, pool, pending, graph)
+        channels["vector"] = vector_channel(
+            engine, tenant, tx, request.text, flt, pool, pending, graph
+        )
         weights["vector"] = settings.vector_weight
     if request.context and settings.context_weight > 0:
-        channels["context"] = vector_channel(store, tx, request.context, flt, pool, None, graph)
+        channels["context"] = vector_channel(
+            engine, tenant, tx, request.context, flt, pool, None, graph
+        )
         weights["context"] = settings.context_weight
     return channels, weights
 
 
-def _uses_graph(store: MemoryStore) -> bool:
+def _uses_graph(engine: Engine) -> bool:
     """True when any signal that reads the graph is on (else the graph is never loaded)."""
-    s = store.settings
+    s = engine.settings
     return any(
         weight > 0
         for weight in (
@@ -258,12 +267,10 @@ class GraphQuery:
     reach: Neighbourhood
 
 
-def graph_query(
-    store: MemoryStore, graph: MemoryGraph, text: str, candidates: list[str]
-) -> GraphQuery:
+def graph_query(engine: Engine, graph: MemoryGraph, text: str, candidates: list[str]) -> GraphQuery:
     """The query's seed entities and the walk's neighbourhood so far."""
     reach = Neighbourhood(graph)
-    if store.settings.graph_weight <= 0:
+    if engine.settings.graph_weight <= 0:
         return GraphQuery([], reach)
     with graph.lock:
         seeds = graph.query_entities(text)
@@ -274,7 +281,7 @@ def graph_query(
 
 
 def _graph_priors(
-    store: MemoryStore,
+    engine: Engine,
     graph: MemoryGraph,
     asked: GraphQuery,
     request: SearchRequest,
@@ -282,7 +289,7 @@ def _graph_priors(
     now: datetime,
 ) -> Signals:
     """Priors read from the graph: entity PageRank, closeness to a named period, time cue."""
-    settings = store.settings
+    settings = engine.settings
     priors: Signals = {}
     if asked.seeds:
         asked.reach.add(ids)
@@ -312,7 +319,7 @@ def _graph_priors(
 
 
 def _score(
-    store: MemoryStore,
+    engine: Engine,
     tx: Tx,
     request: SearchRequest,
     now: datetime,
@@ -321,11 +328,11 @@ def _score(
     graph: tuple[MemoryGraph, GraphQuery] | None,
 ) -> tuple[dict[str, float], Signals]:
     """Fused scores with priors and context, every signal by name (explain)."""
-    settings = store.settings
+    settings = engine.settings
     fused = fuse.rrf(channels, weights)
     signals: Signals = {}
     if fused and graph is not None:
-        signals.update(_graph_priors(store, *graph, request, list(fused), now))
+        signals.update(_graph_priors(engine, *graph, request, list(fused), now))
     if fused and settings.usage_weight > 0:
         signals["usage"] = usage.usefulness(tx, list(fused))
     prior_weights = {
@@ -386,33 +393,35 @@ def _contenders(scores: dict[str, float], k: int, weight: float, exact: bool) ->
 
 
 def run_search(
-    store: MemoryStore, tx: Tx, request: SearchRequest, now: datetime
+    engine: Engine, tenant: str, tx: Tx, request: SearchRequest, now: datetime
 ) -> list[SearchHit]:
     """Channels fused by weighted RRF, priors and context added, blended with temporal scores."""
     flt = memory_filter(tx, request)
     if flt is None:
         return []
-    settings = store.settings
-    embedder = store.engine.embedder
+    settings = engine.settings
+    embedder = engine.embedder
     wants_vector = settings.vector_weight > 0 and embedder is not None and request.text.strip()
     pending = embed_soon(embedder, request.text) if wants_vector and embedder else None
     # While the query embeds (ONNX Runtime on another core), everything that needs no query
     # vector: the ledger's lookups, the lexical channel, the graph's seeds.
     answers = ledger.LedgerAnswers(tx, request.text, request.as_of, answer=settings.ledger_search)
     graph: MemoryGraph | None = None
-    if _uses_graph(store):
-        graph = store.engine.memory_graph(store.tenant)
+    if _uses_graph(engine):
+        graph = engine.memory_graph(tenant)
         graph.sync(tx)
-    channels, weights = _lexical_channel(store, tx, request, flt, graph)
+    channels, weights = _lexical_channel(engine, tenant, tx, request, flt, graph)
     with_graph: tuple[MemoryGraph, GraphQuery] | None = None
     if graph is not None:
         lexical_ids = [memory_id for memory_id, _ in channels.get("bm25", [])]
-        with_graph = (graph, graph_query(store, graph, request.text, lexical_ids))
-    embedded, embedded_weights = _embedding_channels(store, tx, request, flt, pending, graph)
+        with_graph = (graph, graph_query(engine, graph, request.text, lexical_ids))
+    embedded, embedded_weights = _embedding_channels(
+        engine, tenant, tx, request, flt, pending, graph
+    )
     channels.update(embedded)
     weights.update(embedded_weights)
     cosines = ledger.cosines_for(embedder, pending)
-    scores, signals = _score(store, tx, request, now, channels, weights, with_graph)
+    scores, signals = _score(engine, tx, request, now, channels, weights, with_graph)
     _admit(tx, graph, scores, channels, flt)
     # The ledger: only what was valid at `as_of`, and the memory stating an asked-for key first.
     adjusted = answers.adjust(list(scores.items()), flt, cosines)
@@ -424,9 +433,9 @@ def run_search(
     ids = [memory_id for memory_id in ids if memory_id in temporal]
     if not ids:
         return []
-    final, decay_scores = _blend(store, ids, scores, temporal, now)
+    final, decay_scores = _blend(engine, ids, scores, temporal, now)
     ranking = np.argsort(-final, kind="stable")
-    order = blend_reviews(ranking, decay_scores, request.k, settings.review_blend, store.decay)
+    order = blend_reviews(ranking, decay_scores, request.k, settings.review_blend, engine.decay)
     if settings.mmr_trade_off < 1.0:
         order = _diversify(tx, ids, ranking, final, request.k, settings.mmr_trade_off)
     records = tx.get_memories([ids[i] for i in order])
@@ -447,7 +456,7 @@ def run_search(
 
 
 def _blend(
-    store: MemoryStore,
+    engine: Engine,
     ids: list[str],
     scores: dict[str, float],
     temporal: dict[str, tuple[int, int, float]],
@@ -456,13 +465,10 @@ def _blend(
     """Relevance (scaled to the best) blended with the squashed temporal score; and the latter."""
     relevance = np.array([scores[i] for i in ids], dtype=np.float64)
     relevance = relevance / max(float(relevance.max()), 1e-12)
-    now_us = to_micros(now)
-    uses = np.array([temporal[i][0] for i in ids], dtype=np.float64)
-    days = np.array([(now_us - temporal[i][1]) / MICROS_PER_DAY for i in ids])
-    strengths = np.array([temporal[i][2] for i in ids], dtype=np.float64)
-    decay_scores = store.decay.scores(uses, days, strengths)
+    uses, last_used, strengths = zip(*(temporal[i] for i in ids), strict=True)
+    decay_scores = engine.decay.scores_at(uses, last_used, strengths, to_micros(now))
     squashed = decay_scores / (1.0 + decay_scores)  # bounded in [0, 1) to blend with relevance
-    weight = store.settings.temporal_weight
+    weight = engine.settings.temporal_weight
     return (1.0 - weight) * relevance + weight * squashed, decay_scores
 
 
