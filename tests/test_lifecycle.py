@@ -109,3 +109,20 @@ def test_cluster_ids_are_deterministic_and_consolidate_keeps_provenance(
 def test_consolidate_unknown_cluster_is_not_found(mem_store: MemoryStore) -> None:
     with pytest.raises(NotFoundError):
         mem_store.consolidate("cl_0000000000000000")
+
+
+def test_consolidate_hands_the_sources_facts_to_the_merged_memory(mem_store: MemoryStore) -> None:
+    a = mem_store.save(
+        "Dana's editor is Helix, says the team wiki",
+        subject="Dana",
+        relation="editor",
+        value="Helix",
+    )
+    b = mem_store.save("Dana's editor is Helix, the team wiki says")
+    cluster = next(c for c in mem_store.cluster(threshold=0.6) if a.id in c.member_ids)
+    assert b.id in cluster.member_ids
+    merged = mem_store.consolidate(cluster.id, threshold=0.6, dry_run=False)
+    (fact,) = mem_store.facts("Dana", "editor")
+    assert fact.object == "Helix" and fact.memory_id == merged.memory_id
+    hits = mem_store.search("Which editor does Dana use?", k=3)
+    assert hits[0].memory.id == merged.memory_id

@@ -9,11 +9,13 @@ from pathlib import Path
 
 from mnemex import limits
 from mnemex.analysis.analyze import Analyzer, EmbedFn
+from mnemex.analysis.enrich import StoreReader
 from mnemex.clock import Clock, to_micros
 from mnemex.config import Settings
 from mnemex.decay.curve import Decay
 from mnemex.embed import Embedder, embed_all_soon, load_embedder, to_bytes
 from mnemex.errors import NotFoundError
+from mnemex.ledger.phrases import PhraseVectors
 from mnemex.ledger.similarity import Similarity
 from mnemex.ledger.similarity import for_embedder as similarity_for
 from mnemex.models import Memory
@@ -37,7 +39,7 @@ class Engine:
         self._vectors: dict[str, VectorIndex] = {}
         self._graphs: dict[str, MemoryGraph] = {}
         self._lexicons: dict[str, LexicalIndex] = {}
-        self._phrases: dict[str, set[str]] = {}
+        self.phrases = PhraseVectors(lambda: self.embedder)
         load_embedder(settings.embed_model)  # an unknown model name fails here, at open
         self.analyzer = Analyzer(settings, self._analysis_embed)
 
@@ -141,14 +143,11 @@ class Engine:
         memory.score = float(scores[0])
         return memory
 
-    def phrases_in_store(self, tenant: str) -> set[str]:
-        """Digests of the phrase vectors this process knows the store holds for a tenant (so a
-        save does not write them again); forgotten past 100,000, then rewritten once each."""
-        with self.lock:
-            known = self._phrases.setdefault(tenant, set())
-            if len(known) > 100_000:
-                known.clear()
-            return known
+    def store_reader(self, tenant: str) -> StoreReader:
+        """What analysis reads of a tenant's store (entity links, near duplicates)."""
+        return StoreReader(
+            tenant, lambda: self.backend.read(tenant), self.embedder, self.vector_index(tenant)
+        )
 
     def similarity(self) -> Similarity:
         """How relation names are compared (embeddings when a model is configured)."""

@@ -5,29 +5,25 @@ store's write lock is held; `write_draft` then does only database work. The valu
 names the ledger's planning compares are embedded beforehand too (`read_statements`, which runs
 while the texts embed on helper threads); only one the planning turns up from the ledger itself
 (a value read off a known key) is embedded later.
-Those phrase vectors are kept in the store (`keep_phrases`), so the next process reads them.
+Those phrase vectors are kept in the store (ledger/phrases.py), so the next process reads them.
 """
 
 from __future__ import annotations
 
-import hashlib
 from collections.abc import Sequence
-from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
 from datetime import datetime
-from functools import partial
 from typing import Any
 
 from mnemex import limits
 from mnemex.analysis import enrich
 from mnemex.clock import parse_time, to_micros
 from mnemex.config import Settings
-from mnemex.embed import Vectors, from_bytes, to_bytes
+from mnemex.embed import from_bytes
 from mnemex.engine import Engine, require
 from mnemex.errors import InvalidInputError
 from mnemex.ledger import save as ledger
 from mnemex.ledger.extract import Extraction
-from mnemex.ledger.similarity import Collected
 from mnemex.models import Fact, Memory, MemoryStatus, SaveResult, new_id
 from mnemex.store.base import Tx
 
@@ -145,6 +141,33 @@ def checked_changes(fields: dict[str, Any], settings: Settings) -> dict[str, Any
     return changes
 
 
+def save_many(engine: Engine, tenant: str, items: Sequence[Any]) -> list[SaveResult]:
+    """Save checked items in one write transaction; all are checked before any is written, and
+    every model (embedding, analysis, phrase vectors) runs before the write lock is taken."""
+    drafts = []
+    for index, item in enumerate(items):
+        if not isinstance(item, dict):
+            raise InvalidInputError(f"items[{index}]", "must be an object")
+        prefix = f"items[{index}]." if len(items) > 1 else ""
+        drafts.append(draft_from(item, engine.settings, prefix))
+    with engine.phrases.collecting() as phrases:
+        with engine.backend.read(tenant) as tx:
+            vectors_of = engine.vectors_soon(
+                tx, [d.content for d in drafts], [d.content_hash for d in drafts]
+            )
+            read_statements(engine, tx, drafts)  # while the texts embed
+            vectors = vectors_of()
+        enrich_drafts(engine, engine.store_reader(tenant), drafts, vectors)
+        now = engine.clock()
+        with engine.backend.write(tenant) as tx, engine.phrases.reading(tx):
+            results = [
+                write_draft(engine, tenant, tx, draft, now, vector)
+                for draft, vector in zip(drafts, vectors, strict=True)
+            ]
+            engine.phrases.keep(tx, phrases)
+            return results
+
+
 def enrich_drafts(
     engine: Engine,
     view: enrich.StoreReader,
@@ -169,47 +192,8 @@ def read_statements(engine: Engine, tx: Tx, drafts: Sequence[Draft]) -> None:
     for draft in drafts:
         draft.statements = ledger.statements(draft.content, draft.key, engine.settings)
     read = [draft.statements for draft in drafts if draft.statements is not None]
-    with phrases_from_store(engine, tx):
+    with engine.phrases.reading(tx):
         ledger.warm(tx, read, engine.similarity())
-
-
-def phrases_from_store(engine: Engine, tx: Tx) -> AbstractContextManager[None]:
-    """A block in which the ledger's phrase vectors are read from the store before the model
-    runs (through `tx`: use it inside that transaction)."""
-    return engine.similarity().reading(partial(_phrase_vectors, engine, tx))
-
-
-def _phrase_digest(text: str) -> str:
-    return hashlib.blake2b(text.encode(), digest_size=16).hexdigest()
-
-
-def _phrase_vectors(engine: Engine, tx: Tx, texts: Sequence[str]) -> dict[str, Vectors]:
-    """The store's vectors of these phrases, by phrase (those it has for the engine's model)."""
-    embedder = engine.embedder
-    if embedder is None or not texts:
-        return {}
-    digests = {_phrase_digest(text): text for text in texts}
-    found = tx.phrase_vectors(embedder.model_id, list(digests))
-    return {
-        digests[digest]: from_bytes(blob, embedder.dim)
-        for digest, blob in found.items()
-        if len(blob) == 4 * embedder.dim
-    }
-
-
-def keep_phrases(engine: Engine, tx: Tx, phrases: Collected) -> None:
-    """Store the phrase vectors a save compared that the store lacks (`Similarity.collecting`),
-    in its write transaction, so another process reads them instead of embedding them again."""
-    embedder = engine.embedder
-    if embedder is None:
-        return
-    known = engine.phrases_in_store(tx.tenant)
-    fresh = {_phrase_digest(text): vector for text, vector in phrases.unstored().items()}
-    rows = [(digest, to_bytes(vector)) for digest, vector in fresh.items() if digest not in known]
-    if rows:
-        tx.put_phrase_vectors(embedder.model_id, rows)
-    known.update(fresh)
-    known.update(_phrase_digest(text) for text in phrases.stored)
 
 
 def store_vector(
@@ -260,7 +244,7 @@ def write_draft(
     known = {name.casefold() for name in draft.entities}
     extra = [name for name in plan.entities if name.casefold() not in known]
     draft.entities = (draft.entities + extra)[: settings.max_entities]
-    memory = _new_memory(tenant, draft, now)
+    memory = new_memory(tenant, draft, now)
     tx.insert_memory(memory)
     store_vector(engine, tx, memory.id, draft.content_hash, vector)
     link_entities(tx, memory.id, draft.entities, now_us)
@@ -284,7 +268,16 @@ def write_draft(
     return result
 
 
-def _new_memory(tenant: str, draft: Draft, now: datetime) -> Memory:
+def new_memory(
+    tenant: str,
+    draft: Draft,
+    now: datetime,
+    *,
+    use_count: int = 0,
+    review_count: int = 0,
+    last_used: datetime | None = None,
+) -> Memory:
+    """The record of a checked draft: the one constructor of a new memory (a save, a merge)."""
     return Memory(
         id=new_id("mem"),
         tenant=tenant,
@@ -299,9 +292,9 @@ def _new_memory(tenant: str, draft: Draft, now: datetime) -> Memory:
         created_at=now,
         updated_at=now,
         observed_at=draft.observed_at,
-        last_used=now,
-        use_count=0,
-        review_count=0,
+        last_used=last_used or now,
+        use_count=use_count,
+        review_count=review_count,
         last_review=None,
         status=MemoryStatus.ACTIVE.value,
     )

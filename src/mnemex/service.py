@@ -25,6 +25,7 @@ from mnemex.lifecycle import cluster as cluster_mod
 from mnemex.lifecycle import consolidate as consolidate_mod
 from mnemex.lifecycle import gc as gc_mod
 from mnemex.lifecycle import promote as promote_mod
+from mnemex.lifecycle import reindex as reindex_mod
 from mnemex.models import (
     Analysis,
     Cluster,
@@ -42,7 +43,6 @@ from mnemex.models import (
     SaveResult,
     SearchHit,
 )
-from mnemex.retrieval import reindex as reindex_mod
 from mnemex.retrieval.recall import recall_block, worth_injecting
 from mnemex.search import SearchRequest, run_search
 from mnemex.store import jsonl
@@ -147,35 +147,7 @@ class MemoryStore:
             raise InvalidInputError(
                 "items", f"{len(items)} items, over the limit", limit=self.settings.max_batch
             )
-        drafts = []
-        for index, item in enumerate(items):
-            if not isinstance(item, dict):
-                raise InvalidInputError(f"items[{index}]", "must be an object")
-            prefix = f"items[{index}]." if len(items) > 1 else ""
-            drafts.append(saving.draft_from(item, self.settings, prefix))
-        # Models run before the write transaction: none runs while the write lock is held.
-        with self.engine.similarity().collecting() as phrases:
-            with self._read() as tx:
-                vectors_of = self.engine.vectors_soon(
-                    tx, [d.content for d in drafts], [d.content_hash for d in drafts]
-                )
-                saving.read_statements(self.engine, tx, drafts)  # while the texts embed
-                vectors = vectors_of()
-            saving.enrich_drafts(self.engine, self._store_reader(), drafts, vectors)
-            now = self.now()
-            with self._write() as tx, saving.phrases_from_store(self.engine, tx):
-                results = [
-                    saving.write_draft(self.engine, self.tenant, tx, draft, now, vector)
-                    for draft, vector in zip(drafts, vectors, strict=True)
-                ]
-                saving.keep_phrases(self.engine, tx, phrases)
-                return results
-
-    def _store_reader(self) -> enrich.StoreReader:
-        engine = self.engine
-        return enrich.StoreReader(
-            self.tenant, self._read, engine.embedder, engine.vector_index(self.tenant)
-        )
+        return saving.save_many(self.engine, self.tenant, items)
 
     def analyze(
         self,
@@ -202,7 +174,7 @@ class MemoryStore:
             ]
         analyzer = self.engine.analyzer
         findings = analyzer.run(
-            text, turns=analyzer.turns(session, context), view=self._store_reader()
+            text, turns=analyzer.turns(session, context), view=self.engine.store_reader(self.tenant)
         )
         analyzer.remember_turn(session, findings, text)
         return findings.analysis

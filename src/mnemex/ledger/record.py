@@ -209,6 +209,15 @@ def retract(
     return Outcome("retracted", None, facts)
 
 
+def move_facts(tx: Tx, from_ids: list[str], to_id: str) -> None:
+    """The facts some memories stated become the facts of another (a consolidation's merged
+    memory states what its sources stated): each keeps its place in its key's history."""
+    for facts in tx.facts_for_memories(from_ids).values():
+        for fact in facts:
+            tx.update_fact(fact.id, {"memory_id": to_id})
+    sync_memories(tx, [to_id])
+
+
 def sync_memories(tx: Tx, memory_ids: list[str], *, fallback: str | None = None) -> None:
     """Hide a memory from search once none of its facts is current; show it again otherwise.
 

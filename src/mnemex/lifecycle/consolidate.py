@@ -7,6 +7,7 @@ from datetime import datetime
 from mnemex import saving
 from mnemex.clock import to_micros
 from mnemex.engine import Engine
+from mnemex.ledger.record import move_facts
 from mnemex.limits import content_hash
 from mnemex.models import Cluster, ConsolidateResult, Memory, MemoryStatus, Relation, new_id
 from mnemex.store.base import Tx
@@ -72,25 +73,25 @@ def _merge(
     """Write the merged memory, link it to each source and archive the sources."""
     now_us = to_micros(now)
     observed = [m.observed_at for m in members if m.observed_at is not None]
-    merged = Memory(
-        id=new_id("mem"),
-        tenant=tenant,
-        content=result.content,
-        content_hash=content_hash(result.content),
-        tags=result.tags,
-        entities=result.entities,
-        strength=max(m.strength for m in members),
-        source="consolidation",
-        context=None,
-        meta={"consolidated_from": result.source_ids},
-        created_at=now,
-        updated_at=now,
-        observed_at=min(observed) if observed else None,
-        last_used=max(m.last_used for m in members),
+    draft = saving.draft_from(
+        {
+            "content": result.content,
+            "tags": result.tags,
+            "entities": result.entities,
+            "strength": max(m.strength for m in members),
+            "source": "consolidation",
+            "meta": {"consolidated_from": result.source_ids},
+            "observed_at": min(observed) if observed else None,
+        },
+        engine.settings,
+    )
+    merged = saving.new_memory(
+        tenant,
+        draft,
+        now,
         use_count=sum(m.use_count for m in members),
         review_count=sum(m.review_count for m in members),
-        last_review=None,
-        status=MemoryStatus.ACTIVE.value,
+        last_used=max(m.last_used for m in members),
     )
     tx.insert_memory(merged)
     saving.store_vector(engine, tx, merged.id, merged.content_hash, vector)
@@ -115,5 +116,6 @@ def _merge(
             member.id,
             {"status": MemoryStatus.ARCHIVED.value, "meta": archived, "updated_at": now},
         )
+    move_facts(tx, result.source_ids, merged.id)  # the merged memory states what they stated
     tx.log_event("consolidate", now_us, merged.id, {"from": result.source_ids})
     return merged.id
