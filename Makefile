@@ -18,8 +18,8 @@ run: $(STAMP)
 test: lint typecheck unit
 
 lint: $(STAMP)
-	$(BIN)/ruff check src tests
-	$(BIN)/ruff format --check src tests
+	$(BIN)/ruff check src tests bench training
+	$(BIN)/ruff format --check src tests bench training
 
 typecheck: $(STAMP)
 	$(BIN)/mypy

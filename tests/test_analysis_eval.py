@@ -5,10 +5,10 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from bench import activation
 from typer.testing import CliRunner
 
 from mnemex.analysis.intent import INTENTS
-from mnemex.eval import activation
 from mnemex.interfaces.cli import app
 
 

@@ -7,12 +7,22 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from bench import (
+    peers as bench_peers,
+)
+from bench import (
+    search as bench_search,
+)
+from bench import (
+    seeded_store,
+    synthetic,
+    vector_cache,
+)
 from typer.testing import CliRunner
 
 import mnemex
 from mnemex import Settings
 from mnemex.embed import Vectors, token_batches
-from mnemex.eval import bench_peers, bench_search, seeded_store, synthetic, vector_cache
 from mnemex.interfaces.cli import app
 from tests.fakes import HASH_MODEL, HashEmbedder
 

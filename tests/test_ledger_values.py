@@ -5,10 +5,10 @@ from __future__ import annotations
 from datetime import UTC, datetime, timedelta
 
 import pytest
+from bench import value_keys
 
 import mnemex
 from mnemex import MemoryStore, Settings
-from mnemex.eval import value_keys
 from mnemex.ledger import keyguess, kinds
 from mnemex.ledger.extract import USER, extract_facts
 

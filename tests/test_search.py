@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import pytest
+from bench.corpus import sentences
 
 import mnemex
 from mnemex import MemoryStore, Settings
-from mnemex.eval.corpus import sentences
 from tests.conftest import FakeClock
 from tests.fakes import HASH_MODEL
 

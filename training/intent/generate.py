@@ -4,7 +4,7 @@
 
 Deterministic (seeded). Each example carries its template id so train.py can hold out whole
 templates as a dev split. None of these templates comes from the held-out test set
-(src/mnemex/eval/data/activation_test.txt), which was written separately and is never read here.
+(bench/data/activation_test.txt), which was written separately and is never read here.
 """
 
 from __future__ import annotations

@@ -6,7 +6,7 @@
    held out, so the dev score measures wording the model has not seen).
 2. Pick the L2 strength on the dev split, fit the softmax temperature on the dev split (min NLL).
 3. Refit on all examples with that L2 and write src/mnemex/analysis/data/intent.{npz,json}.
-The held-out test set (src/mnemex/eval/data/activation_test.txt) is never read here.
+The held-out test set (bench/data/activation_test.txt) is never read here.
 """
 
 from __future__ import annotations

@@ -3,8 +3,8 @@
 similarity = w * cosine(embeddings) + (1 - w) * Dice(content words), minus a penalty for each
 contrast cue (contrast.py: a different number, an opposite, a negation on one side, ...). Without
 embeddings the lexical part stands alone. MERGE above `dedup_merge` (0.9), REVIEW above
-`dedup_review` (0.85). The weights were chosen on eval/data/dedup_pairs.txt (the dev set);
-`mnemex eval activation` reports the false-positive rate on eval/data/dedup_test.txt.
+`dedup_review` (0.85). The weights were chosen on bench/data/dedup_pairs.txt (the dev set);
+`mnemex eval activation` reports the false-positive rate on bench/data/dedup_test.txt.
 """
 
 from __future__ import annotations

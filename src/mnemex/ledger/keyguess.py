@@ -13,7 +13,7 @@ and from the subject's own keys, each piece a strength in [0, 1] for one candida
 
 Pieces combine by noisy-OR; a kind the key cannot hold (an editor for `city`) scales it down. The
 confidence is the best key's score discounted by the runner-up's, so two plausible keys ask a
-person. The thresholds acting on it are settings calibrated in eval/value_keys.py.
+person. The thresholds acting on it are settings calibrated in bench/value_keys.py.
 """
 
 from __future__ import annotations

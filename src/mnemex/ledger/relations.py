@@ -121,7 +121,7 @@ def lexical_similarity(a: str, b: str) -> float:
     """How likely two relation names name the same key, from their words alone, in [0, 1].
 
     The levels are ordinal cues (the thresholds that act on them are calibrated on a labelled
-    set, see eval/relations.py): same words once abbreviations and weak modifiers are set aside;
+    set, see bench/relations.py): same words once abbreviations and weak modifiers are set aside;
     same head noun with extra words on one side only; same head noun; shared words.
     """
     ta, tb = [root(t) for t in expanded(a)], [root(t) for t in expanded(b)]

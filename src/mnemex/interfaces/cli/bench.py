@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib
 import sys
 from pathlib import Path
 from typing import Any
@@ -15,6 +16,30 @@ bench_app = typer.Typer(help="Speed and memory benchmarks.", no_args_is_help=Tru
 eval_app = typer.Typer(help="Quality evaluations on labelled data.", no_args_is_help=True)
 app.add_typer(bench_app, name="bench")
 app.add_typer(eval_app, name="eval")
+
+
+def lab(module: str) -> Any:
+    """A module of the benchmark package, bench/: it ships with a checkout, not in the wheel.
+
+    Run from the checkout's root it is importable as is; the console script of an editable
+    install finds it beside src/.
+    """
+    try:
+        return importlib.import_module(f"bench.{module}")
+    except ModuleNotFoundError as exc:
+        if exc.name not in ("bench", f"bench.{module}"):
+            raise
+    import mnemex
+
+    root = Path(mnemex.__file__).resolve().parents[2]
+    if not (root / "bench" / "__init__.py").is_file():
+        err_console.print(
+            "[red]error[/red]: the benchmarks (bench/) ship with the source checkout, not with "
+            "the installed package: run them from a clone"
+        )
+        raise typer.Exit(2)
+    sys.path.insert(0, str(root))
+    return importlib.import_module(f"bench.{module}")
 
 
 def rows_table(rows: list[dict[str, Any]], title: str) -> None:
@@ -39,7 +64,7 @@ def bench_core(
     as_json: bool = JSON_OPTION,
 ) -> None:
     """Save throughput and search p50/p95 of the store at each size."""
-    from mnemex.eval import bench_core as core
+    core = lab("core")
 
     rows = core.run(_sizes(sizes), queries=queries)
     emit(rows, as_json, lambda r: rows_table(r, "mnemex bench core"))
@@ -54,7 +79,7 @@ def bench_http(
     as_json: bool = JSON_OPTION,
 ) -> None:
     """POST /v1/search p50/p95 over HTTP and requests/s with concurrent clients."""
-    from mnemex.eval import bench_http as bench
+    bench = lab("http_load")
 
     rows = bench.run(size, queries=queries, clients=clients, seconds=seconds)
     emit(rows, as_json, lambda r: rows_table(r, "mnemex bench http"))
@@ -74,7 +99,7 @@ def eval_ledger(
     import tempfile
     from pathlib import Path
 
-    from mnemex.eval import ledger
+    ledger = lab("ledger")
 
     with tempfile.TemporaryDirectory() as folder:
         result = ledger.run(list(range(seed, seed + seeds)), keys, Path(folder), embed_model)
@@ -97,7 +122,7 @@ def eval_relations(
     as_json: bool = JSON_OPTION,
 ) -> None:
     """Calibrate the relation-mapping thresholds on the labelled pairs (fit half / held-out)."""
-    from mnemex.eval import relations
+    relations = lab("relations")
 
     result = [row for name in _models(embed_model) for row in relations.run_model(name)]
     emit(result, as_json, lambda r: rows_table(r, "mnemex eval relations"))
@@ -113,7 +138,7 @@ def eval_value_keys(
     """Calibrate the thresholds of keys guessed for verb-only statements (fit half / held-out)."""
     import tempfile
 
-    from mnemex.eval import value_keys
+    value_keys = lab("value_keys")
 
     with tempfile.TemporaryDirectory() as folder:
         result = [row for n in _models(embed_model) for row in value_keys.run(n, Path(folder))]
@@ -126,7 +151,7 @@ def eval_activation(
     as_json: bool = JSON_OPTION,
 ) -> None:
     """Explicit save/recall detection, intent accuracy, duplicate checks and analyze latency."""
-    from mnemex.eval import activation
+    activation = lab("activation")
 
     report = activation.run(embed_model=embed_model)
     emit(report, as_json, _activation_table)
@@ -170,7 +195,7 @@ def bench_search(
     as_json: bool = JSON_OPTION,
 ) -> None:
     """Search latency vs query embedding, FTS5 and exact baselines; ingest; memory per memory."""
-    from mnemex.eval import bench_search as search
+    search = lab("search")
 
     result = search.run(_sizes(sizes), queries=queries, seed=seed, keep=keep, progress=_note)
     emit(result, as_json, _markdown if markdown else _tables)
@@ -188,7 +213,7 @@ def bench_peers(
     as_json: bool = JSON_OPTION,
 ) -> None:
     """Mnemex and cortexgraph 1.2.1 on the same corpus and questions (skipped without its venv)."""
-    from mnemex.eval import bench_peers as peers
+    peers = lab("peers")
 
     try:
         rows = peers.run(cortexgraph_venv, size=size, queries=queries, seed=seed)
@@ -276,7 +301,7 @@ def eval_locomo(
     """Turn- and session-level recall on LoCoMo: cross-validated, baseline, ablations."""
     from pathlib import Path
 
-    from mnemex.eval import locomo
+    locomo = lab("locomo")
 
     report = locomo.run(
         data,

@@ -24,9 +24,9 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
+from bench.corpus import key_words, sentences
+from bench.timing import percentile
 from mnemex.config import Settings
-from mnemex.eval.corpus import key_words, sentences
-from mnemex.eval.timing import percentile
 
 _CLI = "from mnemex.interfaces.cli import main; main()"
 

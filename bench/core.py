@@ -9,9 +9,9 @@ import time
 from pathlib import Path
 from typing import Any
 
+from bench.corpus import key_words, sentences
+from bench.timing import percentile, timed
 from mnemex.config import Settings
-from mnemex.eval.corpus import key_words, sentences
-from mnemex.eval.timing import percentile, timed
 
 
 def run(

@@ -17,10 +17,10 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from bench import metrics
+from bench.locomo_data import Conversation, Question
+from bench.locomo_index import DEPTH, Indexed, Rows, index, merge_rows, summarise
 from mnemex.config import Settings
-from mnemex.eval import metrics
-from mnemex.eval.locomo import DEPTH, Indexed, Rows, index, merge_rows, summarise
-from mnemex.eval.locomo_data import Conversation, Question
 from mnemex.service import MemoryStore
 
 RECALL_K = 10

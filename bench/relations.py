@@ -1,20 +1,21 @@
 """`mnemex eval relations`: calibrate the relation-mapping thresholds on labelled name pairs.
 
-The pairs (eval/relation_pairs.py) are split in two by position: thresholds are fitted on one
-half and reported on the other. A wrong automatic mapping supersedes a value that still holds, so
-the auto threshold sits above every different-key pair of the fitting half. The review
-threshold is the cut below it that best separates same-key from different-key pairs (Youden's J:
-share of same-key pairs kept minus share of different-key pairs kept), so the queue sees the
-likely aliases without every new relation name of a subject.
+The pairs (bench/data/relation_pairs.json) are split in two by position: thresholds are fitted on
+one half and reported on the other. A wrong automatic mapping supersedes a value that still holds,
+so the auto threshold sits above every different-key pair of the fitting half. The review threshold
+is the cut below it that best separates same-key from different-key pairs (Youden's J: share of
+same-key pairs kept minus share of different-key pairs kept), so the queue sees the likely aliases
+without every new relation name of a subject.
 """
 
 from __future__ import annotations
 
+import json
 import math
 from typing import Any
 
+from bench import DATA
 from mnemex.embed import load_embedder
-from mnemex.eval.relation_pairs import DIFFERENT, SAME
 from mnemex.ledger.similarity import Similarity, for_embedder
 
 Pair = tuple[str, str, bool]
@@ -22,7 +23,9 @@ Pair = tuple[str, str, bool]
 
 def pairs() -> list[Pair]:
     """Every labelled pair, same-key ones first."""
-    return [(a, b, True) for a, b in SAME] + [(a, b, False) for a, b in DIFFERENT]
+    pairs = json.loads((DATA / "relation_pairs.json").read_text(encoding="utf-8"))
+    same, different = pairs["same"], pairs["different"]
+    return [(a, b, True) for a, b in same] + [(a, b, False) for a, b in different]
 
 
 def split(items: list[Pair]) -> tuple[list[Pair], list[Pair]]:

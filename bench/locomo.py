@@ -18,16 +18,14 @@ import tempfile
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any
 
+from bench import embed_cache, metrics, usage_replay
+from bench.locomo_data import load
+from bench.locomo_index import Indexed, Rows, ask_all, index, merge_rows, summarise
 from mnemex.config import Settings
-from mnemex.eval import embed_cache, metrics
-from mnemex.eval.locomo_data import CATEGORIES, Conversation, load, memory_text
-from mnemex.service import MemoryStore
 
-DEPTH = 50  # turns retrieved per question: enough for recall@20 and the top-5 sessions
 # The weights tuned per fold, and the values coordinate ascent tries for each.
 GRID: dict[str, tuple[float, ...]] = {
     "bm25_weight": (1.0, 1.5, 2.0, 3.0),
@@ -65,17 +63,6 @@ ABLATIONS: dict[str, dict[str, float]] = {
 }
 
 Params = tuple[tuple[str, float], ...]
-Rows = dict[int, list[dict[str, float]]]  # category -> one metrics row per question
-
-
-@dataclass
-class Indexed:
-    """One conversation saved into its own store, and the way back from memory id to turn."""
-
-    conversation: Conversation
-    store: MemoryStore
-    turn_of: dict[str, str]
-    clock: Callable[[], datetime]
 
 
 @dataclass
@@ -98,44 +85,6 @@ class Evaluator:
         """The objective (mean recall@10 over categories 1-4) on some conversations."""
         rows = [r for c in conversations for group in self.rows(params, c).values() for r in group]
         return metrics.mean_rows(rows)[OBJECTIVE]
-
-
-def index(conversation: Conversation, settings: Settings) -> Indexed:
-    """Save every turn of a conversation into a fresh in-memory store."""
-    import mnemex
-
-    asked_at = max(turn.observed_at for turn in conversation.turns) + timedelta(days=1)
-
-    def clock() -> datetime:
-        return asked_at
-
-    store = mnemex.open(":memory:", settings=settings, clock=clock)
-    items = [
-        {
-            "content": memory_text(turn),
-            "observed_at": turn.observed_at,
-            "meta": {"dia_id": turn.dia_id},
-        }
-        for turn in conversation.turns
-    ]
-    saved = store.save_many(items)
-    turn_of = {
-        result.id: turn.dia_id for result, turn in zip(saved, conversation.turns, strict=True)
-    }
-    return Indexed(conversation, store, turn_of, clock)
-
-
-def ask_all(indexed: Indexed, settings: Settings) -> Rows:
-    """Every question of the conversation, asked under `settings`, scored."""
-    view = MemoryStore(indexed.store.backend, settings, clock=indexed.clock)
-    conversation = indexed.conversation
-    rows: Rows = {}
-    for question in conversation.questions:
-        hits = view.search(question.text, k=DEPTH)
-        ranked = [indexed.turn_of[hit.memory.id] for hit in hits]
-        row = metrics.question_metrics(ranked, question.evidence, conversation.session_of)
-        rows.setdefault(question.category, []).append(row)
-    return rows
 
 
 def tune(
@@ -164,26 +113,6 @@ def _key(params: dict[str, float]) -> Params:
 def folds(count: int, k: int) -> list[list[int]]:
     """Conversation indices split into k folds round-robin (deterministic)."""
     return [[c for c in range(count) if c % k == fold] for fold in range(k)]
-
-
-def summarise(label: str, rows: Rows) -> dict[str, Any]:
-    """One report row: overall (categories 1-4) and per-category metrics."""
-    everything = [r for group in rows.values() for r in group]
-    out: dict[str, Any] = {"row": label, "n": len(everything)}
-    out.update({k: round(v, 3) for k, v in metrics.mean_rows(everything).items()})
-    for category, name in CATEGORIES.items():
-        group = metrics.mean_rows(rows.get(category, []))
-        out[f"{name} R@10"] = round(group.get("R@10", 0.0), 3)
-    return out
-
-
-def merge_rows(parts: Sequence[Rows]) -> Rows:
-    """Per-category rows of several conversations, pooled."""
-    merged: Rows = {}
-    for part in parts:
-        for category, group in part.items():
-            merged.setdefault(category, []).extend(group)
-    return merged
 
 
 def _start(settings: Settings) -> dict[str, float]:
@@ -239,8 +168,6 @@ def run(
             report.append(summarise(f"  {label}", held_out(extra)))
         result: dict[str, Any] = {"rows": report, "folds": k_folds, "weights": chosen}
         if usage:
-            from mnemex.eval import usage_replay
-
             conversations = [item.conversation for item in evaluator.indexed]
             result["usage"] = usage_replay.run(conversations, evaluator.base, say)
         return result

@@ -1,6 +1,6 @@
 """Resident memory of a process that opens a store and searches it (run in a fresh interpreter).
 
-`python -m mnemex.eval.bench_memory STORE QUERIES.json` loads the model and embeds once (the
+`python -m bench.memory STORE QUERIES.json` loads the model and embeds once (the
 baseline), opens the store, runs the queries (the first one loads the vector index: a graph
 restored from its snapshot or built), and prints JSON: RSS before and after, the peak, the
 first search's time and what the vector index holds. Linux /proc figures; elsewhere only the

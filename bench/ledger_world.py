@@ -1,8 +1,8 @@
 """The worlds `mnemex eval ledger` saves and questions: the peer protocol and the held-out set.
 
-`build` follows the published protocol (eval/ledger_data.py) in one of two wording sets;
-`build_heldout` builds the third, held-out set (eval/ledger_heldout.py): a single user and other
-people, keys beyond the protocol's six, and values that belong to one subject only.
+`build` follows the published protocol (bench/data/ledger_protocol.json) in one of two wording
+sets; `build_heldout` builds the third, held-out set (bench/data/ledger_heldout.json): a single
+user and other people, keys beyond the protocol's six, and values that belong to one subject only.
 """
 
 from __future__ import annotations
@@ -10,14 +10,14 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
-from types import ModuleType
 from typing import Any
 
-from mnemex.eval import ledger_data as data
-from mnemex.eval import ledger_heldout as heldout
-from mnemex.eval.corpus import sentences
+from bench import wordings
+from bench.corpus import sentences
 from mnemex.ledger.extract import USER
 
+data = wordings.load("ledger_protocol")  # the peer protocol
+heldout = wordings.load("ledger_heldout")
 START = datetime(2025, 1, 6, 9, 0, tzinfo=UTC)
 FILLER_NOTES = 150  # unrelated notes, so a question never has the store to itself
 
@@ -156,7 +156,7 @@ def _phone(rng: random.Random) -> str:
 class _Values:
     """Values handed out so that no value belongs to two subjects of one world."""
 
-    def __init__(self, rng: random.Random, wording: ModuleType) -> None:
+    def __init__(self, rng: random.Random, wording: Any) -> None:
         self.rng = rng
         self.left = {name: list(pool) for name, (_, pool) in wording.RELATIONS.items()}
 
@@ -171,7 +171,7 @@ class _Values:
         return chosen
 
 
-def _heldout_templates(h: ModuleType, relation: str, first: bool, me: bool) -> tuple[str, ...]:
+def _heldout_templates(h: Any, relation: str, first: bool, me: bool) -> tuple[str, ...]:
     """The wordings a statement of `relation` may take: generic, for tools, for this key."""
     sets: dict[tuple[bool, bool], tuple[tuple[str, ...], tuple[str, ...], dict[str, Any]]] = {
         (True, True): (h.ME_FIRST, h.ME_FIRST_TOOL, h.ME_FIRST_BY_RELATION),
@@ -185,7 +185,7 @@ def _heldout_templates(h: ModuleType, relation: str, first: bool, me: bool) -> t
 
 def _heldout_key(
     rng: random.Random,
-    wording: ModuleType,
+    wording: Any,
     world: World,
     person: str,
     relation: str,
@@ -207,9 +207,9 @@ def _heldout_key(
     world.questions.append(Question("current", question, person, history[-1], history[:-1]))
 
 
-def build_heldout(seed: int, wording: ModuleType = heldout) -> World:
-    """A world told in a wording set of its own (eval/ledger_heldout.py by default): the user and
-    other people, each value held by one of them."""
+def build_heldout(seed: int, wording: Any = heldout) -> World:
+    """A world told in a wording set of its own (bench/data/ledger_heldout.json by default):
+    the user and other people, each value held by one of them."""
     h = wording
     rng = random.Random(seed)
     world = World([], [])

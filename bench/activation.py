@@ -1,8 +1,8 @@
 """`mnemex eval activation`: how well analyze() and save enrichment do on held-out messages.
 
-Data (hand-written): eval/data/activation_test.txt (messages labelled with intent and explicit
-save / recall requests; never used for training or tuning), eval/data/dedup_test.txt (near
-duplicates and related-but-different pairs, never used for tuning) and eval/data/dedup_pairs.txt
+Data (hand-written): bench/data/activation_test.txt (messages labelled with intent and explicit
+save / recall requests; never used for training or tuning), bench/data/dedup_test.txt (near
+duplicates and related-but-different pairs, never used for tuning) and bench/data/dedup_pairs.txt
 (the duplicate checker's dev set: its weights and contrast cues were chosen on it, so its figures
 are reported as "dev", not as a result).
 """
@@ -15,13 +15,13 @@ import tempfile
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from importlib import resources
 from pathlib import Path
 from typing import Any, TypeVar
 
+from bench import DATA
+from bench.corpus import sentences
+from bench.timing import percentile, timed
 from mnemex.config import Settings
-from mnemex.eval.corpus import sentences
-from mnemex.eval.timing import percentile, timed
 
 T = TypeVar("T")
 BACKGROUND_MEMORIES = 500  # a store with some content, so duplicate checks have candidates
@@ -37,7 +37,7 @@ class Message:
 
 
 def _lines(name: str) -> Iterator[list[str]]:
-    text = (resources.files("mnemex") / "eval" / "data" / name).read_text(encoding="utf-8")
+    text = (DATA / name).read_text(encoding="utf-8")
     for line in text.splitlines():
         if line.strip() and not line.startswith("#"):
             yield [part.strip() for part in line.split("|")]

@@ -1,7 +1,7 @@
 """`mnemex eval ledger`: does search serve the current value of a changed fact, never a stale one?
 
-Builds the world of eval/ledger_data.py for a seed, saves it in time order into fresh stores in
-several ways (rows), asks every question and scores the top hits:
+Builds the world of bench/data/ledger_protocol.json for a seed, saves it in time order into
+fresh stores in several ways (rows), asks every question and scores the top hits:
 
 - current@1: the top hit names the person and the key's latest value;
 - stale@1: the top hit names the person and an older value of the key (and not the latest);
@@ -21,10 +21,10 @@ from typing import Any
 
 import numpy as np
 
+from bench import wordings
+from bench.ledger_world import START, UNSEEN, World, build, build_heldout
+from bench.timing import percentile, timed
 from mnemex.config import Settings
-from mnemex.eval import ledger_dev, ledger_fresh
-from mnemex.eval.ledger_world import START, UNSEEN, World, build, build_heldout
-from mnemex.eval.timing import percentile, timed
 from mnemex.ledger.extract import USER
 
 __all__ = ["build", "build_heldout", "rows", "run", "score"]
@@ -127,15 +127,19 @@ def rows(seed: int, keys: int, base: Settings) -> list[dict[str, Any]]:
         ("keyed ledger, held-out set", lambda: _store_row(build_heldout(seed), base, keyed=True)),
         (
             "unkeyed + extraction, dev set (tuned on)",
-            lambda: _store_row(build_heldout(seed, ledger_dev), base, keyed=False),
+            lambda: _store_row(build_heldout(seed, wordings.load("ledger_dev")), base, keyed=False),
         ),
         (
             "unkeyed + extraction, fresh set",
-            lambda: _store_row(build_heldout(seed, ledger_fresh), base, keyed=False),
+            lambda: _store_row(
+                build_heldout(seed, wordings.load("ledger_fresh")), base, keyed=False
+            ),
         ),
         (
             "keyed ledger, fresh set",
-            lambda: _store_row(build_heldout(seed, ledger_fresh), base, keyed=True),
+            lambda: _store_row(
+                build_heldout(seed, wordings.load("ledger_fresh")), base, keyed=True
+            ),
         ),
         (
             "ablation: keyed, no ledger answers in search",

@@ -4,7 +4,7 @@ cortexgraph needs `mcp<2`, so it lives in its own venv (never installed with Mne
 
     python3 -m venv /tmp/cgvenv && /tmp/cgvenv/bin/pip install cortexgraph==1.2.1 "mcp<2"
 
-eval/cortexgraph_driver.py runs there as a subprocess: it saves every memory with cortexgraph's
+bench/cortexgraph_driver.py runs there as a subprocess: it saves every memory with cortexgraph's
 `save_memory` tool and asks each question with its `search_memory` tool (defaults kept). Mnemex
 answers the same questions on a store filled with the same texts, as configured by default
 (hybrid: the query is embedded) and lexical-only (`embed_model="none"`: no model, like
@@ -23,10 +23,10 @@ from functools import partial
 from pathlib import Path
 from typing import Any
 
+from bench import seeded_store
+from bench.timing import percentile, timed
 from mnemex.config import Settings
 from mnemex.embed import MINILM
-from mnemex.eval import seeded_store
-from mnemex.eval.timing import percentile, timed
 
 DRIVER = Path(__file__).with_name("cortexgraph_driver.py")
 

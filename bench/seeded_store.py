@@ -17,9 +17,9 @@ from pathlib import Path
 
 import numpy as np
 
+from bench import synthetic, vector_cache
 from mnemex.config import Settings
 from mnemex.embed import Embedder, Vectors, load_embedder, register_embedder
-from mnemex.eval import synthetic, vector_cache
 
 CACHED = "bench-cached"
 _LOAD_BATCH = 2_000

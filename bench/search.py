@@ -1,7 +1,7 @@
 """`mnemex bench search`: search latency, ingest throughput and memory at 10k-100k memories.
 
-For each size, on a store file filled with the synthetic corpus (eval/synthetic.py; vectors from
-the on-disk cache, eval/vector_cache.py):
+For each size, on a store file filled with the synthetic corpus (bench/synthetic.py; vectors from
+the on-disk cache, bench/vector_cache.py):
 
 1. memory: a fresh process opens the store, loads the vector index (building the HNSW graph the
    first time) and searches; its RSS before, after and at peak gives the bytes per memory;
@@ -36,10 +36,10 @@ from typing import Any
 
 import numpy as np
 
+from bench import ROOT, seeded_store, synthetic
+from bench.timing import percentile, timed
 from mnemex.config import Settings
 from mnemex.embed import MINILM, Embedder, Vectors, load_embedder
-from mnemex.eval import seeded_store, synthetic
-from mnemex.eval.timing import percentile, timed
 from mnemex.retrieval.vector import ExactVectors
 from mnemex.text import words
 
@@ -96,7 +96,8 @@ def memory_row(
     spec = folder / "queries.json"
     spec.write_text(json.dumps([seeded.memories[t].query for t in targets[:50]]), "utf-8")
     done = subprocess.run(
-        [sys.executable, "-m", "mnemex.eval.bench_memory", str(seeded.path), str(spec), model],
+        [sys.executable, "-m", "bench.memory", str(seeded.path), str(spec), model],
+        cwd=ROOT,
         capture_output=True,
         text=True,
         check=True,

@@ -1,11 +1,11 @@
 """`mnemex eval value-keys`: calibrate the thresholds of the key guessed for verb-only statements.
 
-Each labelled case (eval/value_cases.py) is set up in a fresh store (the subject's keys written
-keyed), its statement read by the extractor and its value's entity label taken from analysis,
-then the ledger's guess is scored: right when it names the expected key, wrong otherwise (a case
-labelled `-` is wrong whatever key is guessed). Cases are split in two by position; thresholds
-are fitted on one half as for relation names (eval/relations.py: the auto threshold sits above
-every wrong guess of the fitting half, the review threshold maximises Youden's J) and reported
+Each labelled case (bench/data/value_cases.txt) is set up in a fresh store (the subject's keys
+written keyed), its statement read by the extractor and its value's entity label taken from
+analysis, then the ledger's guess is scored: right when it names the expected key, wrong otherwise
+(a case labelled `-` is wrong whatever key is guessed). Cases are split in two by position;
+thresholds are fitted on one half as for relation names (bench/relations.py: the auto threshold sits
+above every wrong guess of the fitting half, the review threshold maximises Youden's J) and reported
 on both halves.
 """
 
@@ -14,9 +14,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from bench import DATA, relations
 from mnemex.config import Settings
-from mnemex.eval import relations
-from mnemex.eval.value_cases import CASES
 from mnemex.ledger import infer
 from mnemex.ledger.extract import extract_facts
 from mnemex.ledger.similarity import for_embedder
@@ -27,7 +26,8 @@ Case = tuple[dict[str, str], str, str | None]
 def cases() -> list[Case]:
     """(keys, statement, expected key or None) of every labelled case."""
     out: list[Case] = []
-    for line in CASES.strip().splitlines():
+    text = (DATA / "value_cases.txt").read_text(encoding="utf-8")
+    for line in (line for line in text.splitlines() if line.strip() and not line.startswith("#")):
         keys_text, statement, expected = (part.strip() for part in line.split("|"))
         keys = dict(
             (pair.split("=", 1)[0].strip(), pair.split("=", 1)[1].strip())

@@ -1,1 +1,0 @@
-"""Benchmarks and evaluations (`mnemex bench`, `mnemex eval`): every README figure is made here."""
