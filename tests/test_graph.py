@@ -10,7 +10,7 @@ import pytest
 
 import mnemex
 from mnemex import MemoryStore, Settings
-from mnemex.retrieval.graph import MemoryGraph, Neighbourhood, ppr
+from mnemex.retrieval.ppr import MemoryGraph, Neighbourhood, ppr
 from tests.conftest import FakeClock
 
 

@@ -9,7 +9,7 @@ import pytest
 from mcp import Client
 
 from mnemex import MemoryStore
-from mnemex.interfaces.mcp import INSTRUCTIONS, build_server
+from mnemex.interfaces.mcp.server import INSTRUCTIONS, build_server
 from tests.clients import call, ok
 
 pytestmark = pytest.mark.anyio

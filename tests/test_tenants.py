@@ -13,7 +13,7 @@ import pytest
 from mnemex import MemoryStore
 from mnemex.interfaces.http import create_app
 from mnemex.interfaces.http.routes import ENDPOINTS
-from mnemex.interfaces.mcp import TOOLS
+from mnemex.interfaces.mcp.server import TOOLS
 from tests.clients import call, mcp_http, rest
 from tests.conftest import FakeClock
 

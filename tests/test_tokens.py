@@ -13,7 +13,7 @@ from typer.testing import CliRunner
 import mnemex
 from mnemex import MemoryStore, NotFoundError, UnauthorizedError
 from mnemex.interfaces.cli import app
-from mnemex.store import tokens as tokens_mod
+from mnemex.store import api_tokens as tokens_mod
 
 runner = CliRunner()
 

@@ -20,10 +20,10 @@ from mnemex.ledger.similarity import Similarity
 from mnemex.ledger.similarity import for_embedder as similarity_for
 from mnemex.models import Memory
 from mnemex.retrieval.bm25 import LexicalIndex
-from mnemex.retrieval.graph import MemoryGraph
+from mnemex.retrieval.ppr import MemoryGraph
 from mnemex.retrieval.vector import VectorIndex
+from mnemex.store.api_tokens import TokenRegistry
 from mnemex.store.base import Backend, Tx
-from mnemex.store.tokens import TokenRegistry
 
 
 class Engine:
@@ -90,7 +90,7 @@ class Engine:
             index.close()
 
     def memory_graph(self, tenant: str) -> MemoryGraph:
-        """The tenant's in-memory entity and episode graph (retrieval/graph.py)."""
+        """The tenant's in-memory entity and episode graph (retrieval/ppr.py)."""
         with self.lock:
             graph = self._graphs.get(tenant)
             if graph is None:

@@ -28,7 +28,7 @@ from mnemex.engine import Engine
 from mnemex.ledger import search as ledger
 from mnemex.models import ChannelScore, SearchHit
 from mnemex.retrieval import episode, fuse, temporal_cues, usage
-from mnemex.retrieval.graph import MemoryGraph, Neighbourhood, ppr
+from mnemex.retrieval.ppr import MemoryGraph, Neighbourhood, ppr
 from mnemex.store.base import MemoryFilter, Tx
 from mnemex.text import query_terms, words
 

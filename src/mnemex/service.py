@@ -45,9 +45,9 @@ from mnemex.models import (
 )
 from mnemex.retrieval.recall import recall_block, worth_injecting
 from mnemex.search import SearchRequest, run_search
-from mnemex.store import jsonl
+from mnemex.store import export as export_mod
+from mnemex.store.api_tokens import TokenRegistry
 from mnemex.store.base import Backend, MemoryFilter, Tx
-from mnemex.store.tokens import TokenRegistry
 
 
 class MemoryStore:
@@ -540,14 +540,14 @@ class MemoryStore:
     def export(self) -> Iterator[str]:
         """This tenant as JSONL lines (no newlines): lossless, importable with `import_lines`."""
         with self._read() as tx:
-            yield from jsonl.export_lines(tx)
+            yield from export_mod.export_lines(tx)
 
     def import_lines(
         self, lines: Iterable[str], progress: Callable[[int], None] | None = None
     ) -> dict[str, int]:
         """Import an export into this tenant in one transaction (all or nothing)."""
         with self._write() as tx:
-            return jsonl.import_lines(tx, lines, progress)
+            return export_mod.import_lines(tx, lines, progress)
 
     def close(self) -> None:
         """Release the store (a tenant view leaves the shared store open)."""

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from mnemex.models import Entity, Fact, Memory, Relation, Review
-from mnemex.store.tokens import TokenBackend
+from mnemex.store.api_tokens import TokenBackend
 
 
 @dataclass(frozen=True, slots=True)

@@ -20,18 +20,20 @@ import sqlean
 from mnemex.clock import system_clock, to_micros
 from mnemex.errors import StorageError, StoreBusyError
 from mnemex.store import migrations
-from mnemex.store._sqlite_aux import AuxRows
+from mnemex.store._sqlite_api_tokens import TokenTable
 from mnemex.store._sqlite_checkpoint import BACKSTOP_PAGES, Checkpointer
+from mnemex.store._sqlite_events import EventRows
+from mnemex.store._sqlite_export import ExportRows
 from mnemex.store._sqlite_graph import GraphRows
 from mnemex.store._sqlite_ledger import LedgerRows
 from mnemex.store._sqlite_memories import BM25_WEIGHTS, FTS_TOKENIZE, MemoryRows, indexed_columns
-from mnemex.store._sqlite_tokens import TokenTable
+from mnemex.store._sqlite_vectors import VectorRows
 
 # What the in-memory lexical index (retrieval/bm25.py) needs to rank as memories_fts does.
 __all__ = ["BM25_WEIGHTS", "FTS_TOKENIZE", "SqliteBackend", "SqliteTx", "indexed_columns"]
 
 
-class SqliteTx(MemoryRows, GraphRows, LedgerRows, AuxRows):
+class SqliteTx(MemoryRows, GraphRows, LedgerRows, EventRows, VectorRows, ExportRows):
     """A transaction on one connection, bound to one tenant."""
 
     def __init__(

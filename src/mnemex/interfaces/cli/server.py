@@ -49,7 +49,7 @@ def serve(
 @command("mcp")
 def mcp() -> None:
     """Speak MCP over stdio (Claude Desktop, Claude Code); the tenant is --tenant's."""
-    from mnemex.interfaces.mcp import build_server
+    from mnemex.interfaces.mcp.server import build_server
 
     with open_store() as store:
         server = build_server(store)

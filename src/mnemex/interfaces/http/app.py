@@ -86,7 +86,7 @@ def create_app(
     routes += [to_route(endpoint, max_body) for endpoint in ENDPOINTS]
     server = None
     if mcp:
-        from mnemex.interfaces.mcp import build_server
+        from mnemex.interfaces.mcp.server import build_server
 
         server = build_server(store)
         mcp_app = server.streamable_http_app(

@@ -12,9 +12,21 @@ from typing import Any
 
 from mnemex.clock import from_micros, parse_time, to_micros
 from mnemex.errors import InvalidInputError
-from mnemex.store._sqlite_aux import EXPORT_TABLES
 from mnemex.store.base import Tx
 
+# Tables a tenant's export carries, in an order that satisfies foreign keys on import.
+EXPORT_TABLES = (
+    "memories",
+    "entities",
+    "entity_aliases",
+    "memory_entities",
+    "relations",
+    "facts",
+    "reviews",
+    "usage",
+    "co_usage",
+    "events",
+)
 FORMAT = "mnemex-export"
 VERSION = 1
 TIME_COLUMNS = frozenset(

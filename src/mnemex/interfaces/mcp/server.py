@@ -17,7 +17,7 @@ from pydantic import Field
 
 from mnemex import __version__
 from mnemex.errors import MnemexError, NotFoundError
-from mnemex.interfaces import compact
+from mnemex.interfaces.mcp import compact
 from mnemex.models import to_jsonable
 from mnemex.service import MemoryStore
 

@@ -7,7 +7,7 @@ from datetime import datetime
 from typing import Any
 
 from mnemex.clock import from_micros, to_micros
-from mnemex.store.tokens import Token
+from mnemex.store.api_tokens import Token
 
 _COLUMNS = "id, tenant, name, created_at, last_used, revoked_at"
 
