@@ -81,13 +81,13 @@ class Settings:
     dedup_review: float = 0.85
 
     # Fact ledger (ledger/). Relation-name mapping thresholds: calibrated on the labelled pairs
-    # of bench/relation_pairs.py (`mnemex eval relations`, figures in the README).
+    # of bench/data/relation_pairs.json (`mnemex eval relations`, figures in the README).
     ledger_extract: bool = True  # unkeyed saves extract (subject, relation, value) statements
     ledger_search: bool = True  # search puts the memory stating an asked-for key's value first
     relation_auto_threshold: float = 0.78  # map onto an existing key without asking
     relation_review_threshold: float = 0.67  # ...or ask in the review queue; below: a new key
     # Which key a verb-only statement changes ("I switched to Neovim"): calibrated on the labelled
-    # cases of bench/value_cases.py (`mnemex eval value-keys`, figures in the README).
+    # cases of bench/data/value_cases.txt (`mnemex eval value-keys`, figures in the README).
     value_auto_threshold: float = 0.65  # take the guessed key without asking
     value_review_threshold: float = 0.45  # ...or ask in the review queue; below: key left unknown
 

@@ -2,7 +2,7 @@
 
 Lexical cues always work; when an embedding model is configured the score blends in the cosine of
 the two phrases' sentence embeddings. The thresholds that act on the score are settings,
-calibrated on the labelled pairs in bench/relation_pairs.py for each mode.
+calibrated on the labelled pairs in bench/data/relation_pairs.json for each mode.
 """
 
 from __future__ import annotations

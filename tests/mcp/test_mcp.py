@@ -202,5 +202,5 @@ async def test_analysis_tools(server: Any) -> None:
 
 
 def test_the_readme_system_prompt_is_the_servers_instructions() -> None:
-    readme = (Path(__file__).parents[1] / "README.md").read_text(encoding="utf-8")
+    readme = (Path(__file__).parents[2] / "README.md").read_text(encoding="utf-8")
     assert INSTRUCTIONS in readme

@@ -24,7 +24,7 @@ def test_held_out_data_is_labelled_and_balanced() -> None:
 
 
 def test_held_out_messages_never_appear_in_training_data() -> None:
-    train = Path(__file__).resolve().parents[1] / "training" / "intent" / "train.jsonl"
+    train = Path(__file__).resolve().parents[2] / "training" / "intent" / "train.jsonl"
     lines = train.read_text(encoding="utf-8").splitlines()
     seen = {json.loads(line)["text"].casefold() for line in lines}
     # Formulaic two-word greetings ("Thank you!") may coincide by chance; nothing longer may.
