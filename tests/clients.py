@@ -9,9 +9,10 @@ from typing import Any
 
 import httpx
 import httpx2
-from mcp import Client
 from mcp.client.streamable_http import streamable_http_client
 from starlette.applications import Starlette
+
+from mcp import Client
 
 BASE = "http://127.0.0.1:8765"
 

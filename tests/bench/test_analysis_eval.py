@@ -5,9 +5,9 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from bench import activation
 from typer.testing import CliRunner
 
+from bench import activation
 from mnemex.analysis.intent import INTENTS
 from mnemex.interfaces.cli import app
 

@@ -7,6 +7,9 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from typer.testing import CliRunner
+
+import mnemex
 from bench import (
     peers as bench_peers,
 )
@@ -18,9 +21,6 @@ from bench import (
     synthetic,
     vector_cache,
 )
-from typer.testing import CliRunner
-
-import mnemex
 from mnemex import Settings
 from mnemex.embed import Vectors, token_batches
 from mnemex.interfaces.cli import app

@@ -7,10 +7,10 @@ import json
 from collections import defaultdict
 from datetime import timedelta
 
-from bench import ledger, relations
-from bench.ledger_world import data
 from typer.testing import CliRunner
 
+from bench import ledger, relations
+from bench.ledger_world import data
 from mnemex.interfaces.cli import app
 from mnemex.ledger.similarity import LexicalSimilarity
 

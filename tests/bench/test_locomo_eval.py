@@ -7,10 +7,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from bench import locomo, metrics
-from bench.locomo_data import clean_evidence, load, memory_text, parse_date
 from typer.testing import CliRunner
 
+from bench import locomo, metrics
+from bench.locomo_data import clean_evidence, load, memory_text, parse_date
 from mnemex.interfaces.cli import app
 from tests.fakes import HASH_MODEL
 

@@ -16,11 +16,11 @@ from typing import Any
 
 import httpx2
 import pytest
-from mcp import Client
 from mcp.client.stdio import StdioServerParameters
 from mcp.client.streamable_http import streamable_http_client
 
 import mnemex
+from mcp import Client
 from tests.clients import ok
 
 pytestmark = [pytest.mark.slow, pytest.mark.anyio]

@@ -5,9 +5,9 @@ from __future__ import annotations
 from datetime import UTC, datetime, timedelta
 
 import pytest
-from bench import value_keys
 
 import mnemex
+from bench import value_keys
 from mnemex import MemoryStore, Settings
 from mnemex.ledger import keyguess, kinds
 from mnemex.ledger.extract import USER, extract_facts

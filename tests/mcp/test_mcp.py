@@ -6,8 +6,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from mcp import Client
 
+from mcp import Client
 from mnemex import MemoryStore
 from mnemex.interfaces.mcp.server import INSTRUCTIONS, build_server
 from tests.clients import call, ok

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import pytest
-from bench.corpus import sentences
 
 import mnemex
+from bench.corpus import sentences
 from mnemex import MemoryStore, Settings
 from tests.conftest import FakeClock
 from tests.fakes import HASH_MODEL
