@@ -1,0 +1,30 @@
+"""A query of one or two words that names a key, and no subject, finds the memories stating that
+key's current values (the README's own REST example: "editor" after "Alice switched to Neovim")."""
+
+from __future__ import annotations
+
+from mnemex import MemoryStore
+
+
+def test_a_one_word_query_finds_what_its_word_names(mem_store: MemoryStore) -> None:
+    saved = mem_store.save("Alice switched to Neovim", tags=["tools"], entities=["Alice"])
+    mem_store.save("The quarterly report is due on Friday")
+    for query in ("editor", "editors", "Editor?"):
+        hits = mem_store.search(query, k=5)
+        assert hits and hits[0].memory.id == saved.id, query
+
+
+def test_a_short_query_lists_every_subjects_current_value(mem_store: MemoryStore) -> None:
+    alice = mem_store.save("Alice uses Vim", subject="Alice", relation="editor", value="Vim")
+    mem_store.save("Alice uses Helix now", subject="Alice", relation="editor", value="Helix")
+    bob = mem_store.save("Bob's editor is Emacs", subject="Bob", relation="editor", value="Emacs")
+    mem_store.save("Bob lives in Lisbon", subject="Bob", relation="city", value="Lisbon")
+    found = [hit.memory.content for hit in mem_store.search("editor", k=5)]
+    assert set(found[:2]) == {"Alice uses Helix now", "Bob's editor is Emacs"}
+    assert alice.memory.content not in found  # superseded: hidden as in every search
+    assert bob.id in {hit.memory.id for hit in mem_store.search("editor", k=2)}
+
+
+def test_a_short_query_naming_no_key_is_left_to_the_channels(mem_store: MemoryStore) -> None:
+    mem_store.save("Alice switched to Neovim")
+    assert mem_store.search("weather", k=5) == []
