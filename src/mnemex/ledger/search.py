@@ -38,6 +38,9 @@ MAX_SUBJECTS = 4
 MAX_NEIGHBOURS = 20
 SECOND_HOP = 0.8  # a fact found through another entity ranks just below a direct answer
 RECENCY_STEP = 0.001  # orders equally matching answers by date without changing their tier
+SHORT_QUERY = 3  # content words: a query this short naming no subject asks for its key's values
+MAX_KEYED = 20  # values of a key named by a short query, most recent first
+STORE_RELATIONS = 500  # relations of the store a short query is matched against
 
 
 def mentioned(tx: Tx, text: str) -> list[str]:
@@ -170,6 +173,35 @@ def _neighbours(tx: Tx, subject_id: str, facts: list[Fact]) -> list[str]:
 Asked = list[tuple[list[Fact], float, list[Fact], tuple[float, list[Fact]]]]
 
 
+def _current_of(tx: Tx, relation: str, as_of: datetime | None) -> list[Fact]:
+    """Every subject's current value of one relation (as known at `as_of`), newest first."""
+    if as_of is None:
+        facts = tx.facts_for_key(None, relation, (FactStatus.ACTIVE,))
+    else:
+        keys: dict[str, list[Fact]] = {}
+        for fact in tx.facts_for_key(None, relation):
+            keys.setdefault(fact.subject_id, []).append(fact)
+        facts = []
+        for key in keys.values():
+            retracted, withdrawn = retractions_of(tx, key), withdrawals_of(tx, key)
+            facts += [f for f in known_at(key, as_of, retracted, withdrawn) if valid_at(f, as_of)]
+    return sorted(facts, key=lambda f: (f.valid_from, f.recorded_at), reverse=True)[:MAX_KEYED]
+
+
+def _named_keys(tx: Tx, text: str, words: set[str], as_of: datetime | None) -> Asked:
+    """A short query that names no subject ("editor"): the current values of the relations its
+    words name, across subjects, so that a one-word query finds what its word names."""
+    content = [t for t in TOKEN.findall(text) if t.casefold() not in STOPWORDS]
+    if not content or len(content) > SHORT_QUERY:
+        return []
+    scored = [(relation_match(r, words), r) for r in tx.fact_relations(STORE_RELATIONS)]
+    top = max((score for score, _ in scored), default=0.0)
+    if top < MIN_MATCH:
+        return []
+    facts = [f for score, r in scored if score == top for f in _current_of(tx, r, as_of)]
+    return [(facts, top, facts, (0.0, []))] if facts else []
+
+
 def _asked(tx: Tx, text: str, as_of: datetime | None) -> Asked:
     """For each subject the question names: its facts, the best direct match and, when no word
     names one of its relations, the second hop read in advance (in case the embedding names
@@ -183,7 +215,7 @@ def _asked(tx: Tx, text: str, as_of: datetime | None) -> Asked:
         if not best:
             hop = _second_hop(tx, _neighbours(tx, subject_id, facts), words, as_of)
         asked.append((facts, score, best, hop))
-    return asked
+    return asked or _named_keys(tx, text, words, as_of)
 
 
 def _valid_memories(tx: Tx, ids: Sequence[str], as_of: datetime) -> set[str]:
