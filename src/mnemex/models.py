@@ -34,6 +34,7 @@ class MemoryStatus(StrEnum):
 
 
 LIVE_STATUSES = (MemoryStatus.ACTIVE.value, MemoryStatus.PROMOTED.value)
+PIN_TAG = "pinned"  # a pinned memory: gc never archives it (MemoryStore.pin)
 
 
 class FactStatus(StrEnum):
@@ -155,12 +156,19 @@ class Relation:
 
 @dataclass(slots=True)
 class GraphNode:
-    """A node of a graph answer: an entity or a memory, with a short label."""
+    """A node of a graph answer: an entity or a memory, with a short label.
+
+    In a whole-store graph an entity node also carries when it appeared and expired and how many
+    memories mention it (the console sizes and dates nodes by these).
+    """
 
     id: str
     kind: str
     label: str
     category: str | None = None
+    created_at: datetime | None = None
+    expired_at: datetime | None = None
+    mentions: int = 0
 
 
 @dataclass(slots=True)
@@ -232,6 +240,17 @@ class Analysis:
 
 
 @dataclass(slots=True)
+class Event:
+    """One entry of the audit log: a save, recall, supersession, review ruling, gc run, ..."""
+
+    id: str
+    kind: str
+    at: datetime
+    subject_id: str | None
+    payload: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass(slots=True)
 class ScoredMemory:
     """A memory with the score that put it on a lifecycle list."""
 
@@ -250,6 +269,7 @@ class GcReport:
     threshold: float
     candidates: list[ScoredMemory]
     affected: int
+    nearing: list[ScoredMemory] = field(default_factory=list)  # live, just above the threshold
 
 
 @dataclass(slots=True)

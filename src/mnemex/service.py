@@ -11,6 +11,7 @@ from typing import Any
 from mnemex import limits, saving
 from mnemex import stats as stats_mod
 from mnemex.analysis import enrich
+from mnemex.browsing import Browsing
 from mnemex.clock import Clock, parse_time, system_clock, to_micros
 from mnemex.config import Settings
 from mnemex.decay import reinforce
@@ -18,7 +19,6 @@ from mnemex.decay.curve import Decay
 from mnemex.engine import Engine, require
 from mnemex.errors import InvalidInputError, NotFoundError
 from mnemex.graph import upsert
-from mnemex.graph.neighbourhood import neighbourhood
 from mnemex.ledger import reads, withdraw
 from mnemex.ledger import review as review_mod
 from mnemex.lifecycle import cluster as cluster_mod
@@ -30,10 +30,8 @@ from mnemex.models import (
     Analysis,
     Cluster,
     ConsolidateResult,
-    Entity,
     Fact,
     GcReport,
-    Graph,
     Memory,
     MemoryStatus,
     PromoteReport,
@@ -47,10 +45,10 @@ from mnemex.retrieval.recall import recall_block, worth_injecting
 from mnemex.search import SearchRequest, run_search
 from mnemex.store import export as export_mod
 from mnemex.store.api_tokens import TokenRegistry
-from mnemex.store.base import Backend, MemoryFilter, Tx
+from mnemex.store.base import Backend, Tx
 
 
-class MemoryStore:
+class MemoryStore(Browsing):
     """A tenant's view of a store: save, search, recall, lifecycle and bookkeeping."""
 
     def __init__(
@@ -353,30 +351,6 @@ class MemoryStore:
                 tx.log_event("recall", now_us, None, {"ids": [hit.memory.id for hit in hits]})
         return Recall(hits=hits, block=recall_block(hits))
 
-    def memories(
-        self,
-        *,
-        limit: int = 50,
-        offset: int = 0,
-        status: str | Sequence[str] | None = None,
-        tags: Sequence[str] | None = None,
-    ) -> list[Memory]:
-        """Memories, most recently used first, a page at a time (a listing, not a search)."""
-        limit = limits.check_k(limit, self.settings, "limit")
-        if isinstance(offset, bool) or not isinstance(offset, int) or not 0 <= offset <= 100_000:
-            raise InvalidInputError(
-                "offset", "must be an integer within [0, 100000]", limit=100_000
-            )
-        flt = MemoryFilter(
-            statuses=limits.check_statuses(status),
-            tags=tuple(limits.check_tags(tags, self.settings)),
-        )
-        with self._read() as tx:
-            ids = tx.recent_ids(offset + limit, flt)[offset:]
-            found = tx.get_memories(ids)
-        now_us = to_micros(self.now())
-        return [self._scored(found[memory_id], now_us) for memory_id in ids if memory_id in found]
-
     def upsert_entities(
         self,
         entities: Sequence[dict[str, Any]],
@@ -443,22 +417,6 @@ class MemoryStore:
         with self._write() as tx:
             return review_mod.resolve(tx, review_id, decision, note, self.now())
 
-    def entities(self, *, limit: int = 100, offset: int = 0) -> list[Entity]:
-        """Known entities, alphabetically, a page at a time."""
-        with self._read() as tx:
-            return tx.list_entities(limit, offset)
-
-    def graph(self, entity: str, *, depth: int = 2) -> Graph:
-        """The entity, the memories mentioning it and the relations around it, `depth` hops out."""
-        limits.check_text(entity, "entity", self.settings.max_entity_chars)
-        if not 1 <= depth <= 4:
-            raise InvalidInputError("depth", "must be within [1, 4]", limit=4)
-        with self._read() as tx:
-            root = tx.find_entity(entity)
-            if root is None:
-                raise NotFoundError("entity", entity)
-            return neighbourhood(tx, root, depth)
-
     def relate(
         self,
         from_entity: str,
@@ -501,6 +459,7 @@ class MemoryStore:
                 self.settings.forget_threshold,
                 dry_run=dry_run,
                 hard=hard,
+                near=self.settings.danger_zone_high,
             )
             if not dry_run:
                 tx.log_event("gc", now_us, None, {"affected": report.affected, "hard": hard})

@@ -73,3 +73,33 @@ def neighbourhood(tx: Tx, root: Entity, depth: int, max_nodes: int = MAX_NODES) 
             break
     kept = [e for e in edges.values() if e.from_id in nodes and e.to_id in nodes]
     return Graph(nodes=list(nodes.values()), edges=kept)
+
+
+def overview(tx: Tx, limit: int) -> Graph:
+    """Every entity (up to `limit`, most mentioned first), expired ones included, with its
+    dates and mention count, and the edges between them: the store's graph at any time."""
+    entities: list[Entity] = []
+    offset = 0
+    while True:  # entities are few next to memories; read them all, keep the most mentioned
+        page = tx.list_entities(1_000, offset)
+        entities += page
+        offset += len(page)
+        if len(page) < 1_000:
+            break
+    counts = tx.mention_counts([e.id for e in entities])
+    entities.sort(key=lambda e: (-counts.get(e.id, 0), e.name.casefold()))
+    nodes = [
+        GraphNode(
+            e.id,
+            "entity",
+            e.name,
+            e.category,
+            created_at=e.created_at,
+            expired_at=e.expired_at,
+            mentions=counts.get(e.id, 0),
+        )
+        for e in entities[:limit]
+    ]
+    kept = {node.id for node in nodes}
+    edges = [r for r in tx.entity_edges(10 * limit) if r.from_id in kept and r.to_id in kept]
+    return Graph(nodes=nodes, edges=edges)

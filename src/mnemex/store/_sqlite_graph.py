@@ -277,6 +277,29 @@ class GraphRows:
             found.update((row[0], relation_from_row(row)) for row in rows)
         return list(found.values())
 
+    def entity_edges(self, limit: int) -> list[Relation]:
+        """Edges between entities, expired ones too (a past view needs them), oldest first."""
+        rows = self.conn.execute(
+            f"SELECT {RELATION_COLUMNS} FROM relations WHERE tenant = ? AND from_kind = 'entity' "
+            "AND to_kind = 'entity' ORDER BY created_at, id LIMIT ?",
+            (self.tenant, limit),
+        ).fetchall()
+        return [relation_from_row(row) for row in rows]
+
+    def mention_counts(self, entity_ids: Sequence[str]) -> dict[str, int]:
+        """How many memories mention each entity (any status)."""
+        counts: dict[str, int] = {}
+        unique = list(dict.fromkeys(entity_ids))
+        for start in range(0, len(unique), 400):
+            chunk = unique[start : start + 400]
+            rows = self.conn.execute(
+                "SELECT entity_id, count(*) FROM memory_entities "
+                f"WHERE entity_id IN ({','.join('?' * len(chunk))}) GROUP BY entity_id",
+                chunk,
+            ).fetchall()
+            counts.update((row[0], int(row[1])) for row in rows)
+        return counts
+
     def list_entities(self, limit: int, offset: int) -> list[Entity]:
         """Entities by name, a page at a time."""
         rows = self.conn.execute(

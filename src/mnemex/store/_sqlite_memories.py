@@ -107,6 +107,10 @@ def indexed_columns(memory: Memory) -> tuple[str, str, str]:
     )
 
 
+_ORDERS = {"used": "m.last_used", "created": "COALESCE(m.observed_at, m.created_at)"}
+_ID_TABLES = frozenset({"memories", "facts", "reviews", "entities"})
+
+
 def filter_sql(
     flt: MemoryFilter, alias: str = "m", *, by_key: bool = False
 ) -> tuple[str, list[Any]]:
@@ -141,6 +145,15 @@ def filter_sql(
     if flt.until is not None:
         clauses.append(f"COALESCE({alias}.observed_at, {alias}.created_at) <= ?")
         params.append(flt.until)
+    if flt.sources:
+        clauses.append(f"{alias}.source IN ({','.join('?' * len(flt.sources))})")
+        params.extend(flt.sources)
+    if flt.min_strength is not None:
+        clauses.append(f"{alias}.strength >= ?")
+        params.append(flt.min_strength)
+    if flt.max_strength is not None:
+        clauses.append(f"{alias}.strength <= ?")
+        params.append(flt.max_strength)
     return (" AND ".join(clauses) or "1"), params
 
 
@@ -316,13 +329,27 @@ class MemoryRows:
         ).fetchone()
         return int(row[0])
 
-    def recent_ids(self, limit: int, flt: MemoryFilter) -> list[str]:
-        """The most recently used memories passing the filter."""
+    def recent_ids(self, limit: int, flt: MemoryFilter, order: str = "used") -> list[str]:
+        """The memories passing the filter, most recently used (`order="used"`) or most
+        recently observed or saved (`order="created"`) first."""
         where, params = filter_sql(flt)
+        column = _ORDERS.get(order)
+        if column is None:
+            raise ValueError(f"not a memory order: {order!r}")
         rows = self.conn.execute(
             f"SELECT m.id FROM memories m WHERE m.tenant = ? AND {where} "
-            "ORDER BY m.last_used DESC LIMIT ?",
+            f"ORDER BY {column} DESC, m.id DESC LIMIT ?",
             (self.tenant, *params, limit),
+        ).fetchall()
+        return [row[0] for row in rows]
+
+    def match_ids(self, table: str, prefix: str, limit: int) -> list[str]:
+        """Ids of this tenant's rows of `table` that start with `prefix` (a range on the key)."""
+        if table not in _ID_TABLES:
+            raise ValueError(f"not a table with ids: {table!r}")
+        rows = self.conn.execute(
+            f"SELECT id FROM {table} WHERE tenant = ? AND id >= ? AND id < ? ORDER BY id LIMIT ?",
+            (self.tenant, prefix, prefix + "\x7f", limit),
         ).fetchall()
         return [row[0] for row in rows]
 
