@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import contextlib
 import ipaddress
-import sys
 from collections.abc import AsyncIterator
 from typing import Any
 
@@ -16,15 +15,14 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import BaseRoute, Route
 
 from mnemex import __version__
+from mnemex.interfaces.http import console
 from mnemex.interfaces.http.auth import BearerAuth
 from mnemex.interfaces.http.endpoint import DEFAULT_MAX_BODY, to_route
 from mnemex.interfaces.http.errors import EXCEPTION_HANDLERS
 from mnemex.interfaces.http.openapi import document
 from mnemex.interfaces.http.routes import ENDPOINTS
+from mnemex.interfaces.http.routes.browse import models_loaded
 from mnemex.service import MemoryStore
-
-# Model packages the engine loads lazily; /health says which are loaded in this process.
-_MODELS = {"embeddings": "onnxruntime", "ner": "spacy"}
 
 
 def is_loopback(host: str) -> bool:
@@ -46,11 +44,7 @@ async def health(request: Request) -> Response:
         body = {"status": "degraded", "store": {"ok": False, "error": type(exc).__name__}}
         return JSONResponse(body, status_code=503)
     info = {key: value for key, value in info.items() if key != "location"}
-    models = {
-        name: "loaded" if module in sys.modules else "lazy" for name, module in _MODELS.items()
-    }
-    if store.settings.embed_model == "none":
-        models["embeddings"] = "off"
+    models = models_loaded(store)
     return JSONResponse(
         {
             "status": "ok",
@@ -84,6 +78,7 @@ def create_app(
     """
     routes: list[BaseRoute] = [Route("/health", health), Route("/openapi.json", openapi)]
     routes += [to_route(endpoint, max_body) for endpoint in ENDPOINTS]
+    routes += console.routes()
     server = None
     if mcp:
         from mnemex.interfaces.mcp.server import build_server

@@ -2,7 +2,8 @@
 
 `required`: a request without a valid token gets a 401. Otherwise (loopback only) a request
 without a token runs as the server's default tenant, and one with a token must still present a
-valid one. `/health` and `/openapi.json` are open in both modes.
+valid one. `/health`, `/openapi.json` and the console's static files (`/`, `/console/...`: no
+data, the pages ask for a token and send it with every API call) are open in both modes.
 """
 
 from __future__ import annotations
@@ -15,7 +16,8 @@ from mnemex.errors import UnauthorizedError
 from mnemex.interfaces.http.errors import error_response
 from mnemex.service import MemoryStore
 
-OPEN_PATHS = frozenset({"/health", "/openapi.json"})
+OPEN_PATHS = frozenset({"/health", "/openapi.json", "/"})
+OPEN_PREFIXES = ("/console/",)  # the console's static files: they hold no data
 
 
 class BearerAuth:
@@ -27,7 +29,8 @@ class BearerAuth:
         self.required = required
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http" or scope["path"] in OPEN_PATHS:
+        path = scope.get("path", "")
+        if scope["type"] != "http" or path in OPEN_PATHS or path.startswith(OPEN_PREFIXES):
             await self.app(scope, receive, send)
             return
         try:

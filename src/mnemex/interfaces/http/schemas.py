@@ -47,12 +47,17 @@ class MemoryBatch(Strict):
 
 
 class MemoryList(Strict):
-    """A page of memories, most recently used first."""
+    """A page of memories, most recently used (or, `order=created`, observed) first."""
 
     limit: int = 50
     offset: int = 0
-    status: str | None = None
+    status: list[str] | None = None
     tags: list[str] | None = None
+    entity: str | None = None
+    source: str | None = None
+    min_strength: float | None = None
+    max_strength: float | None = None
+    order: Literal["used", "created"] = "used"
 
 
 class Forget(Strict):
@@ -114,10 +119,24 @@ class TimelineQuery(Strict):
 
 
 class GraphQuery(Strict):
-    """The neighbourhood of an entity."""
+    """The neighbourhood of an entity, or (no entity) the whole entity graph."""
 
-    entity: str
+    entity: str | None = None
     depth: int = 2
+    limit: int = 2_000
+
+
+class EventsQuery(Strict):
+    """A page of the audit log, newest first, optionally of one kind."""
+
+    kind: str | None = None
+    limit: int = 100
+
+
+class PinIn(Strict):
+    """Pin (gc never archives it) or unpin a memory."""
+
+    pinned: bool = True
 
 
 class EntityList(Strict):

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from mnemex.interfaces.http.endpoint import Endpoint
-from mnemex.interfaces.http.routes import graph, ledger, memories, retrieval, upkeep
+from mnemex.interfaces.http.routes import browse, graph, ledger, memories, retrieval, upkeep
 
 ENDPOINTS: list[Endpoint] = [
     *memories.ENDPOINTS,
@@ -11,4 +11,5 @@ ENDPOINTS: list[Endpoint] = [
     *ledger.ENDPOINTS,
     *graph.ENDPOINTS,
     *upkeep.ENDPOINTS,
+    *browse.ENDPOINTS,
 ]

@@ -1,4 +1,4 @@
-"""/v1/graph and /v1/entities: entity neighbourhoods and direct entity upkeep."""
+"""/v1/graph and /v1/entities: the entity graph, entities and direct entity upkeep."""
 
 from __future__ import annotations
 
@@ -11,7 +11,12 @@ from mnemex.interfaces.http.schemas import EntitiesIn, EntityList, GraphQuery
 def graph(call: Call) -> Any:
     """GET /v1/graph."""
     query: GraphQuery = call.query
-    return call.store.graph(query.entity, depth=query.depth)
+    return call.store.graph(query.entity, depth=query.depth, limit=query.limit)
+
+
+def entity(call: Call) -> Any:
+    """GET /v1/entities/{name}: one entity by name or alias."""
+    return call.store.entity(call.path["name"])
 
 
 def list_entities(call: Call) -> Any:
@@ -34,6 +39,7 @@ def upsert(call: Call) -> Any:
 ENDPOINTS = [
     Endpoint("GET", "/v1/graph", graph, "An entity's neighbourhood", "graph", query=GraphQuery),
     Endpoint("GET", "/v1/entities", list_entities, "List entities", "graph", query=EntityList),
+    Endpoint("GET", "/v1/entities/{name}", entity, "Read one entity", "graph"),
     Endpoint(
         "POST",
         "/v1/entities",

@@ -23,7 +23,15 @@ def list_memories(call: Call) -> Any:
     """GET /v1/memories."""
     query: MemoryList = call.query
     found = call.store.memories(
-        limit=query.limit, offset=query.offset, status=query.status, tags=query.tags
+        limit=query.limit,
+        offset=query.offset,
+        status=query.status,
+        tags=query.tags,
+        entity=query.entity,
+        source=query.source,
+        min_strength=query.min_strength,
+        max_strength=query.max_strength,
+        order=query.order,
     )
     more = len(found) == query.limit
     return {"items": found, "next_offset": query.offset + query.limit if more else None}
