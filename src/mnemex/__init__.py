@@ -81,10 +81,25 @@ def open(
     tenant: str = "default",
     settings: Settings | None = None,
     clock: Clock | None = None,
+    create: bool = True,
 ) -> MemoryStore:
-    """Open a store: None for the default file in the user data dir, a path, or ":memory:"."""
-    from mnemex.store import open_backend
+    """Open a store: None for the default file in the user data dir, a path, or ":memory:".
+
+    `create=False` opens only a store that exists: a file path with nothing there raises
+    NotFoundError instead of creating an empty store (read commands use it)."""
+    from pathlib import Path
+
+    from mnemex.store import open_backend, resolve_target
 
     settings = settings or Settings.load()
+    if not create:
+        location = resolve_target(target, settings)
+        remote = location == ":memory:" or location.startswith(("postgresql://", "postgres://"))
+        if not remote and not Path(location).exists():
+            raise NotFoundError(
+                "store",
+                location,
+                f"no store at {location}: nothing has been saved there (check --db / MNEMEX_DB)",
+            )
     backend = open_backend(target, settings)
     return MemoryStore(backend, settings, tenant=tenant, clock=clock)

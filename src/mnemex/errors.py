@@ -27,8 +27,8 @@ class NotFoundError(MnemexError):
     code = "not_found"
     status = 404
 
-    def __init__(self, kind: str, ident: str) -> None:
-        super().__init__(f"{kind} {ident!r} not found", kind=kind, id=ident)
+    def __init__(self, kind: str, ident: str, message: str | None = None) -> None:
+        super().__init__(message or f"{kind} {ident!r} not found", kind=kind, id=ident)
 
 
 class InvalidInputError(MnemexError):

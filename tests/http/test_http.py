@@ -150,7 +150,8 @@ async def test_every_kind_of_error_has_the_one_shape(app: Any) -> None:
             await client.post("/v1/search", json={"query": "x", "k": 5000}), 400, "invalid_input"
         )
         assert limit["details"] == {"field": "k", "limit": 1000}
-        assert_error(await client.get("/v1/graph", params={"depth": 2}), 422, "validation_error")
+        assert_error(await client.get("/v1/timeline", params={"bogus": 2}), 422, "validation_error")
+        assert_error(await client.get("/v1/graph", params={"depth": "x"}), 422, "validation_error")
 
 
 async def test_a_crash_is_a_500_in_the_same_shape(

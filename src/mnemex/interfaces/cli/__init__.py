@@ -2,11 +2,21 @@
 
 from __future__ import annotations
 
-from mnemex.interfaces.cli import bench, data, hooks, lifecycle, memories, server, tokens
+from mnemex.interfaces.cli import (
+    bench,
+    browse,
+    data,
+    hooks,
+    ledger,
+    lifecycle,
+    memories,
+    server,
+    tokens,
+)
 from mnemex.interfaces.cli._app import app
 
 __all__ = ["app", "main"]
-_COMMAND_MODULES = (bench, data, hooks, lifecycle, memories, server, tokens)
+_COMMAND_MODULES = (bench, browse, data, hooks, ledger, lifecycle, memories, server, tokens)
 
 
 def main() -> None:

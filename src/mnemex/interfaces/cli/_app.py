@@ -51,11 +51,13 @@ def _global(
 
 
 @contextmanager
-def open_store() -> Iterator[Any]:
-    """The store named by the global options; errors become CLI errors in `run`."""
+def open_store(*, create: bool = True) -> Iterator[Any]:
+    """The store named by the global options; errors become CLI errors in `run`.
+
+    `create=False` (read commands): a path with no store there is an error, not a new store."""
     import mnemex
 
-    store = mnemex.open(OPTIONS.db, tenant=OPTIONS.tenant)
+    store = mnemex.open(OPTIONS.db, tenant=OPTIONS.tenant, create=create)
     try:
         yield store
     finally:
@@ -75,7 +77,7 @@ def fail(exc: MnemexError, as_json: bool) -> None:
     if as_json:
         sys.stdout.write(json.dumps({"error": exc.to_dict()}, ensure_ascii=False) + "\n")
     else:
-        err_console.print(f"[red]error[/red] ({exc.code}): {exc.message}")
+        err_console.print(f"[red]error[/red] ({exc.code}): {exc.message}", soft_wrap=True)
     raise typer.Exit(2 if isinstance(exc, InvalidInputError) else 1)
 
 

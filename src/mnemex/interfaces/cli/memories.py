@@ -2,31 +2,26 @@
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 import typer
-from rich.table import Table
 
-from mnemex.errors import InvalidInputError
-from mnemex.interfaces.cli._app import JSON_OPTION, command, console, emit, open_store
-from mnemex.models import Memory, SaveResult, SearchHit
-from mnemex.text import preview
+from mnemex.interfaces.cli._app import JSON_OPTION, command, emit, open_store
+from mnemex.interfaces.cli._output import (
+    IDS_OPTION,
+    emit_list,
+    memory_block,
+    parse_json_option,
+    resolved,
+    say,
+    show_record,
+)
+from mnemex.models import SaveResult, SearchHit
 
-
-def _memory_table(memory: Memory) -> None:
-    table = Table(show_header=False, box=None)
-    for name in ("id", "status", "score", "strength", "use_count", "created_at", "last_used"):
-        value = getattr(memory, name)
-        table.add_row(name, f"{value:.3f}" if isinstance(value, float) else str(value))
-    if memory.tags:
-        table.add_row("tags", ", ".join(memory.tags))
-    if memory.entities:
-        table.add_row("entities", ", ".join(memory.entities))
-    if memory.observed_at:
-        table.add_row("observed_at", str(memory.observed_at))
-    table.add_row("content", memory.content)
-    console.print(table)
+MEMORY_FIELDS = (
+    "id", "status", "score", "strength", "use_count", "created_at", "updated_at", "observed_at",
+    "last_used", "source", "superseded_by", "vault_path", "tags", "entities", "content",
+)  # fmt: skip
 
 
 @command("save")
@@ -46,12 +41,7 @@ def save(
     """Save a memory (tags, entities and strength are filled in when left out)."""
     if content == "-":
         content = typer.get_text_stream("stdin").read()
-    parsed_meta: dict[str, Any] | None = None
-    if meta is not None:
-        try:
-            parsed_meta = json.loads(meta)
-        except json.JSONDecodeError as exc:
-            raise InvalidInputError("meta", f"not JSON: {exc.msg}") from exc
+    parsed_meta: dict[str, Any] | None = parse_json_option(meta, "meta")
     with open_store() as store:
         result = store.save(
             content,
@@ -68,7 +58,7 @@ def save(
 
     def render(r: SaveResult) -> None:
         extra = f" (duplicate of {r.duplicate_of})" if r.duplicate_of else ""
-        console.print(f"{r.action} {r.id}{extra}")
+        say(f"{r.action} {r.id}{extra}")
 
     emit(result, as_json, render)
 
@@ -85,9 +75,10 @@ def search(
     include_history: bool = typer.Option(False, help="Include superseded facts."),
     explain: bool = typer.Option(False, help="Show each channel's rank and score."),
     as_json: bool = JSON_OPTION,
+    as_ids: bool = IDS_OPTION,
 ) -> None:
     """Search memories by meaning and by their words."""
-    with open_store() as store:
+    with open_store(create=False) as store:
         hits = store.search(
             query,
             k=k,
@@ -100,68 +91,59 @@ def search(
             explain=explain,
         )
 
-    def render(found: list[SearchHit]) -> None:
-        table = Table("score", "id", "memory", "tags")
-        for hit in found:
-            table.add_row(
-                f"{hit.score:.3f}",
-                hit.memory.id,
-                preview(hit.memory.content, 90),
-                ", ".join(hit.memory.tags),
-            )
-            if explain:
-                parts = [f"{n}#{c.rank}={c.score:.3g}" for n, c in hit.channels.items()]
-                table.add_row("", "", "[dim]" + "  ".join(parts) + "[/dim]", "")
-        console.print(table if found else "no matches")
+    def render(hit: SearchHit) -> None:
+        parts = [f"{n} #{c.rank} {c.score:.3g}" for n, c in hit.channels.items()]
+        memory_block(hit.memory, hit.score, ["  ".join(parts)] if explain else ())
 
-    emit(hits, as_json, render)
+    emit_list(hits, as_json, as_ids, lambda hit: hit.memory.id, render, "no matches")
 
 
 @command("show")
 def show(
-    memory_id: str = typer.Argument(..., help="The memory id."), as_json: bool = JSON_OPTION
+    memory_id: str = typer.Argument(..., help="The memory id (or its first characters)."),
+    as_json: bool = JSON_OPTION,
 ) -> None:
     """Show one memory with its current score."""
-    with open_store() as store:
-        emit(store.get(memory_id), as_json, _memory_table)
+    with open_store(create=False) as store:
+        show_record(store.get(resolved(store, memory_id)), as_json, MEMORY_FIELDS)
 
 
 @command("forget")
 def forget(
-    memory_id: str = typer.Argument(..., help="The memory id."),
+    memory_id: str = typer.Argument(..., help="The memory id (or its first characters)."),
     hard: bool = typer.Option(False, help="Delete for good instead of a restorable soft delete."),
     as_json: bool = JSON_OPTION,
 ) -> None:
     """Forget a memory (restorable with `mnemex restore` unless --hard)."""
-    with open_store() as store:
+    with open_store(create=False) as store:
+        memory_id = resolved(store, memory_id)
         result = store.forget(memory_id, hard=hard)
     emit(
         {"id": memory_id, "status": "purged" if hard else "deleted"},
         as_json,
-        lambda r: console.print(f"{r['status']} {r['id']}"),
+        lambda r: say(f"{r['status']} {r['id']}"),
     )
     del result
 
 
 @command("restore")
 def restore(
-    memory_id: str = typer.Argument(..., help="The memory id."), as_json: bool = JSON_OPTION
+    memory_id: str = typer.Argument(..., help="The memory id (or its first characters)."),
+    as_json: bool = JSON_OPTION,
 ) -> None:
     """Restore a forgotten or archived memory."""
-    with open_store() as store:
-        emit(store.restore(memory_id), as_json, lambda m: console.print(f"{m.status} {m.id}"))
+    with open_store(create=False) as store:
+        restored = store.restore(resolved(store, memory_id))
+    emit(restored, as_json, lambda m: say(f"{m.status} {m.id}"))
 
 
 @command("touch")
 def touch(
-    memory_id: str = typer.Argument(..., help="The memory id."),
+    memory_id: str = typer.Argument(..., help="The memory id (or its first characters)."),
     boost: bool = typer.Option(False, help="Also add strength (+0.1, capped at 2)."),
     as_json: bool = JSON_OPTION,
 ) -> None:
     """Count a use of a memory now (keeps it alive)."""
-    with open_store() as store:
-        emit(
-            store.touch(memory_id, boost=boost),
-            as_json,
-            lambda m: console.print(f"{m.id} uses={m.use_count} score={m.score:.3f}"),
-        )
+    with open_store(create=False) as store:
+        touched = store.touch(resolved(store, memory_id), boost=boost)
+    emit(touched, as_json, lambda m: say(f"{m.id} uses={m.use_count} score={m.score:.3f}"))

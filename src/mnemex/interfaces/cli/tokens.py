@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import sys
+from typing import Any
 
 import typer
-from rich.table import Table
 
 from mnemex.interfaces.cli._app import JSON_OPTION, app, command, console, emit, open_store
+from mnemex.interfaces.cli._output import emit_list, say, stamp
 from mnemex.models import to_jsonable
 
 token_app = typer.Typer(help="Bearer tokens: each one confines its requests to one tenant.")
@@ -35,24 +36,17 @@ def list_(
     as_json: bool = JSON_OPTION,
 ) -> None:
     """List tokens (never their secrets)."""
-    with open_store() as store:
+    with open_store(create=False) as store:
         tokens = store.tokens.list(tenant)
 
-    def render(found: list[object]) -> None:
-        table = Table("tenant", "name", "created", "last used", "revoked")
-        table.add_column("id", no_wrap=True, min_width=30)
-        for token in tokens:
-            table.add_row(
-                token.tenant,
-                token.name or "",
-                token.created_at.isoformat(timespec="seconds"),
-                token.last_used.isoformat(timespec="seconds") if token.last_used else "",
-                token.revoked_at.isoformat(timespec="seconds") if token.revoked_at else "",
-                token.id,
-            )
-        console.print(table if found else "no tokens")
+    def render(token: Any) -> None:
+        used = f"last used {stamp(token.last_used)}" if token.last_used else "never used"
+        revoked = f"  revoked {stamp(token.revoked_at)}" if token.revoked_at else ""
+        name = f" ({token.name})" if token.name else ""
+        created = f"created {stamp(token.created_at)}"
+        say(f"{token.id}  tenant {token.tenant}{name}  {created}  {used}{revoked}")
 
-    emit(tokens, as_json, render)
+    emit_list(tokens, as_json, False, lambda t: t.id, render, "no tokens")
 
 
 @command("revoke", on=token_app)
@@ -61,6 +55,6 @@ def revoke(
     as_json: bool = JSON_OPTION,
 ) -> None:
     """Revoke a token: requests carrying it are refused from now on."""
-    with open_store() as store:
+    with open_store(create=False) as store:
         token = store.tokens.revoke(token_id)
     emit(token, as_json, lambda t: console.print(f"revoked {t.id} (tenant {t.tenant})"))

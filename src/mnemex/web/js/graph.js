@@ -7,8 +7,8 @@ import { TimeSlider } from "./time.js";
 const PALETTE = ["#2f6feb", "#e36209", "#2e7d32", "#8250df", "#c62828", "#0a7ea4", "#b08800",
   "#bf3989", "#57606a", "#1b7f5a"];
 const LAYOUTS = {
-  concentric: { name: "concentric", concentric: (n) => n.data("mentions"), levelWidth: () => 2, minNodeSpacing: 4 },
-  cose: { name: "cose", animate: false, numIter: 400, nodeRepulsion: () => 6000, randomize: true },
+  concentric: { name: "concentric", concentric: (n) => n.data("mentions"), levelWidth: (nodes) => Math.max(1, Math.max(...nodes.map((n) => n.data("mentions"))) / 6), minNodeSpacing: 6 },
+  cose: { name: "cose", animate: false, numIter: 600, nodeRepulsion: () => 8000, idealEdgeLength: () => 60, randomize: false },
   circle: { name: "circle" },
   grid: { name: "grid" },
   breadthfirst: { name: "breadthfirst", spacingFactor: 0.8 },
@@ -61,12 +61,12 @@ export async function graphView(root) {
       ...graph.edges.map((e) => ({ data: { id: e.id, source: e.from_id, target: e.to_id, label: e.type, created: e.valid_from || e.created_at, expired: e.expired_at || e.valid_to } })),
     ],
     style: [
-      { selector: "node", style: { "background-color": "data(colour)", width: "data(size)", height: "data(size)", label: "data(label)", "font-size": 9, color: "#333", "min-zoomed-font-size": 6 } },
+      { selector: "node", style: { "background-color": "data(colour)", width: "data(size)", height: "data(size)", label: "data(label)", "font-size": 10, color: "#333", "min-zoomed-font-size": graph.nodes.length > 300 ? 8 : 0 } },
       { selector: "edge", style: { width: 1, "line-color": "#b8c0c8", "curve-style": "haystack", opacity: 0.8 } },
       { selector: ".ghost", style: { opacity: 0.3, "border-width": 2, "border-style": "dashed", "border-color": "#555", "line-style": "dashed" } },
       { selector: ".gone, .filtered", style: { display: "none" } },
     ],
-    layout: LAYOUTS.concentric,
+    layout: LAYOUTS[graph.nodes.length <= 600 ? "cose" : "concentric"],
     wheelSensitivity: 0.3,
     minZoom: 0.05,
   });
@@ -90,6 +90,7 @@ export async function graphView(root) {
     });
     counter.textContent = `${live} entities, ${ghosts} ghosts, ${cy.edges(":visible").length} relations`;
   }
+  layout.value = graph.nodes.length <= 600 ? "cose" : "concentric";
   layout.onchange = () => cy.layout(LAYOUTS[layout.value]).run();
   cy.on("mouseover", "node", (event) => {
     const d = event.target.data();
