@@ -41,6 +41,10 @@ CONTRACT = {
     "cluster_memories": "threshold limit",
     "consolidate_memories": "cluster_id* dry_run threshold",
     "memory_stats": "",
+    "list_memories": "tags entity status limit offset",
+    "update_memory": "memory_id* content tags strength pinned",
+    "get_entity": "name*",
+    "activity_log": "kind limit",
 }
 
 

@@ -133,6 +133,63 @@ class EventsQuery(Strict):
     limit: int = 100
 
 
+class TouchIn(Strict):
+    """A use of a memory now; `boost` also adds strength."""
+
+    boost: bool = False
+
+
+class ObserveIn(Strict):
+    """Memories used together in a conversation."""
+
+    ids: list[str] = Field(min_length=1, max_length=1_000)
+    context: str | list[str] | None = None
+
+
+class RelateIn(Strict):
+    """A typed edge between two entities (created if new)."""
+
+    from_entity: str
+    to_entity: str
+    relation_type: str
+    strength: float = 1.0
+    source_memory: str | None = None
+
+
+class KeysQuery(Strict):
+    """Whose keys (all subjects when left out)."""
+
+    subject: str | None = None
+
+
+class PromoteIn(Strict):
+    """Promote one memory, or (`auto`) all that qualify; a dry run lists them only."""
+
+    id: str | None = None
+    auto: bool = False
+    dry_run: bool = True
+
+
+class ClusterQuery(Strict):
+    """Groups of similar memories."""
+
+    threshold: float | None = None
+    limit: int = 50
+
+
+class ConsolidateIn(Strict):
+    """Preview (default) or merge a cluster."""
+
+    dry_run: bool = True
+    threshold: float | None = None
+
+
+class ImportIn(Strict):
+    """The lines of a JSONL export (GET /v1/export), imported all or nothing."""
+
+    lines: list[str] = Field(max_length=1_000_000)
+
+
 class PinIn(Strict):
     """Pin (gc never archives it) or unpin a memory."""
 

@@ -334,6 +334,71 @@ class MemoryTools:
         result = self._for(ctx).consolidate(cluster_id, dry_run=dry_run, threshold=threshold)
         return to_jsonable(result)
 
+    def list_memories(
+        self,
+        ctx: Context,
+        tags: Tags = None,
+        entity: Annotated[str | None, Field(description="Only memories mentioning it.")] = None,
+        status: Annotated[
+            Literal["active", "promoted", "archived", "deleted"] | None,
+            Field(description="Default: the live ones (active, promoted)."),
+        ] = None,
+        limit: Limit = 20,
+        offset: Offset = 0,
+    ) -> Any:
+        """Browse memories newest first (not a search): by tag, entity or status, a page at a
+        time; use search_memory to find memories about something."""
+        found = self._for(ctx).memories(
+            limit=limit + 1, offset=offset, status=status, tags=tags, entity=entity, order="created"
+        )
+        result: dict[str, Any] = {"items": [compact.memory_brief(m) for m in found[:limit]]}
+        if len(found) > limit:
+            result["next_offset"] = offset + limit
+        return result
+
+    def update_memory(
+        self,
+        memory_id: MemoryId,
+        ctx: Context,
+        content: Annotated[str | None, Field(description="The corrected text.")] = None,
+        tags: Tags = None,
+        strength: Annotated[float | None, Field(ge=0, le=2, description="Importance.")] = None,
+        pinned: Annotated[
+            bool | None, Field(description="Pin (never archived by gc) or unpin.")
+        ] = None,
+    ) -> Any:
+        """Correct a memory in place (its text, tags or importance), or pin or unpin it; to
+        replace a fact that changed, save the new statement instead."""
+        store = self._for(ctx)
+        fields = {
+            name: value
+            for name, value in (("content", content), ("tags", tags), ("strength", strength))
+            if value is not None
+        }
+        memory = store.update(memory_id, **fields) if fields else store.get(memory_id)
+        if pinned is not None:
+            memory = store.pin(memory_id, pinned=pinned)
+        return compact.memory_full(memory)
+
+    def get_entity(self, name: Text, ctx: Context) -> Any:
+        """One entity (person, project, tool, place) by name or alias: category, aliases, tags,
+        summary; query_graph gives its memories and relations."""
+        entity = self._for(ctx).entity(name)
+        return compact.pruned(
+            {**compact.entity_brief(entity), "tags": entity.tags, "summary": entity.summary}
+        )
+
+    def activity_log(
+        self,
+        ctx: Context,
+        kind: Annotated[str | None, Field(description="e.g. save, recall, gc.")] = None,
+        limit: Limit = 20,
+    ) -> Any:
+        """What happened in this memory store, newest first: saves, recalls, supersessions,
+        review rulings, gc runs."""
+        events = self._for(ctx).events(kind=kind, limit=limit)
+        return {"items": to_jsonable(events)}
+
     def memory_stats(self, ctx: Context) -> Any:
         """Counts, score distribution and configuration of this memory store."""
         return self._for(ctx).stats()
@@ -363,6 +428,10 @@ TOOLS: dict[str, ToolAnnotations] = {
     "cluster_memories": READ,
     "consolidate_memories": DESTRUCTIVE,
     "memory_stats": READ,
+    "list_memories": READ,
+    "update_memory": WRITE,
+    "get_entity": READ,
+    "activity_log": READ,
 }
 
 

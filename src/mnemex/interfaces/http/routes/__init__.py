@@ -3,7 +3,15 @@
 from __future__ import annotations
 
 from mnemex.interfaces.http.endpoint import Endpoint
-from mnemex.interfaces.http.routes import browse, graph, ledger, memories, retrieval, upkeep
+from mnemex.interfaces.http.routes import (
+    browse,
+    graph,
+    ledger,
+    lifecycle,
+    memories,
+    retrieval,
+    upkeep,
+)
 
 ENDPOINTS: list[Endpoint] = [
     *memories.ENDPOINTS,
@@ -12,4 +20,5 @@ ENDPOINTS: list[Endpoint] = [
     *graph.ENDPOINTS,
     *upkeep.ENDPOINTS,
     *browse.ENDPOINTS,
+    *lifecycle.ENDPOINTS,
 ]
