@@ -63,7 +63,7 @@ def seed(path: Path, *, memories: int = 300, rng_seed: int = 7) -> dict[str, str
                     "strength": round(rng.uniform(0.2, 2.0), 2),
                 }
             )
-        step = (START - timedelta(days=10)) / len(items)
+        step = (START - timedelta(days=100)) / len(items)  # from 200 to 100 days ago
         for chunk in range(0, len(items), 50):  # saved in batches as time goes by
             store.save_many(items[chunk : chunk + 50])
             clock.now += step * 50

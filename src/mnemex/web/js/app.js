@@ -29,7 +29,7 @@ async function route() {
   try {
     if (name === "memories" && arg) {
       current = await memoriesView(root);
-      await openMemory(arg);
+      await openMemory(arg, current.reload);
     } else {
       current = await view(root, arg);
     }
