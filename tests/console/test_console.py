@@ -15,8 +15,7 @@ from typing import Any
 import pytest
 
 import mnemex
-from mnemex import MemoryStore, Settings
-from tests.console.conftest import ARGS, CHROMIUM
+from mnemex import Settings
 from tests.console.server import serving
 
 Page = Any
@@ -24,7 +23,8 @@ Page = Any
 
 def open_view(page: Page, view: str) -> None:
     page.goto(f"/#/{view}")
-    page.wait_for_selector(f"#view[data-view='{view.split('/')[0]}'][data-ready=yes]")
+    name = view.partition("/")[0]
+    page.wait_for_selector(f"#view[data-view='{name}'][data-ready=yes]")
     assert page.locator("#view .error").count() == 0, page.inner_text("#view")
 
 
@@ -302,10 +302,3 @@ def test_the_console_asks_for_a_token_once_and_shows_one_tenant(
             assert not page.locator("#login[open]").count()
             assert "Obsidian" in page.inner_text("#memory-list")
             context.close()
-
-
-def _store_type_hint(store: MemoryStore) -> None:  # keeps MemoryStore imported for readers
-    del store
-
-
-__all__ = ["ARGS", "CHROMIUM"]
