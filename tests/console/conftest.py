@@ -16,9 +16,8 @@ from typing import Any
 import pytest
 
 import mnemex
+from bench.console_seed import seed, serving
 from mnemex import MemoryStore, Settings
-from tests.console.seed import seed
-from tests.console.server import serving
 
 CHROMIUM = "/usr/bin/chromium"
 ARGS = [

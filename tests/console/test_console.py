@@ -7,6 +7,7 @@ serves a console with one view broken and shows that its check fails.
 
 from __future__ import annotations
 
+import os
 import re
 from collections.abc import Callable
 from pathlib import Path
@@ -15,10 +16,11 @@ from typing import Any
 import pytest
 
 import mnemex
+from bench.console_seed import serving
 from mnemex import Settings
-from tests.console.server import serving
 
 Page = Any
+DOCS = Path(__file__).resolve().parents[2] / "docs"
 
 
 def open_view(page: Page, view: str) -> None:
@@ -184,15 +186,24 @@ def test_time_travel_on_the_facts(page: Page, artefacts: Path) -> None:
     page.wait_for_selector("#facts-table .facts-empty")
 
 
+def docs_shot(page: Page, artefacts: Path, name: str) -> None:
+    """A screenshot for the artefacts folder; with MNEMEX_DOCS_SCREENSHOTS=1 also the README's
+    copy under docs/ (how docs/console-*.png are made)."""
+    page.screenshot(path=str(artefacts / f"{name}.png"))
+    if os.environ.get("MNEMEX_DOCS_SCREENSHOTS") == "1":
+        page.screenshot(path=str(DOCS / f"console-{name}.png"))
+
+
 def test_time_travel_on_the_graph(page: Page, artefacts: Path) -> None:
     open_view(page, "graph")
     now, _ = graph_count(page)
+    docs_shot(page, artefacts, "graph")
     legacy = "window.mnemexGraph.nodes().filter((n) => n.data('label') === 'Legacy CI')"
     assert page.evaluate(f"{legacy}.hasClass('gone')")  # expired 30 days ago
     set_slider(page, "graph-time", 160)  # ~40 days ago: it existed, and has expired since
     assert page.evaluate(f"{legacy}.hasClass('ghost')")
     assert graph_count(page)[1] >= 1
-    page.screenshot(path=str(artefacts / "graph-time-travel.png"))
+    docs_shot(page, artefacts, "time-travel")
     set_slider(page, "graph-time", 0)  # the oldest moment: only what existed then
     assert graph_count(page)[0] < now
 

@@ -70,6 +70,17 @@ def bench_core(
     emit(rows, as_json, lambda r: rows_table(r, "mnemex bench core"))
 
 
+@bench_app.command("console")
+def bench_console(
+    runs: int = typer.Option(10, help="Loads of each page."),
+    entities: int = typer.Option(2_000, help="Entities of the graph store."),
+    as_json: bool = JSON_OPTION,
+) -> None:
+    """The web console in chromium: first load, each view, and the graph at thousands of nodes."""
+    rows = lab("console").run(runs, entities)
+    emit(rows, as_json, lambda r: rows_table(r, "mnemex bench console"))
+
+
 @bench_app.command("http")
 def bench_http(
     size: int = typer.Option(10_000, help="Memories in the served store."),

@@ -66,31 +66,43 @@ export async function graphView(root) {
       { selector: ".ghost", style: { opacity: 0.3, "border-width": 2, "border-style": "dashed", "border-color": "#555", "line-style": "dashed" } },
       { selector: ".gone, .filtered", style: { display: "none" } },
     ],
-    layout: LAYOUTS[graph.nodes.length <= 600 ? "cose" : "concentric"],
-    wheelSensitivity: 0.3,
+    layout: LAYOUTS[graph.nodes.length <= 600 ? "cose" : "grid"],
     minZoom: 0.05,
+    // Thousands of nodes: draw a bitmap while panning and zooming, at one pixel per pixel.
+    textureOnViewport: graph.nodes.length > 600,
+    hideEdgesOnViewport: graph.nodes.length > 600,
+    pixelRatio: graph.nodes.length > 600 ? 1 : "auto",
   });
   window.mnemexGraph = cy; // for tests and the curious: the live cytoscape instance
+  // Classes change only where an element's state changed: a slider move on thousands of
+  // elements restyles the few that appeared, expired or were filtered.
+  function mark(el, key) {
+    if ((el.scratch("_state") || "live") === key) return;
+    el.scratch("_state", key);
+    el.classes(key === "live" ? [] : key.split(" "));
+  }
   function refresh() {
     const t = slider.value;
-    let live = 0, ghosts = 0;
+    let live = 0, ghosts = 0, edges = 0;
+    const visible = new Set();
     cy.batch(() => {
       cy.nodes().forEach((n) => {
         const state = stateAt(n.data("created"), n.data("expired"), t);
-        n.toggleClass("gone", state === "gone");
-        n.toggleClass("ghost", state === "ghost");
-        n.toggleClass("filtered", !shown.has(n.data("category")));
-        if (state !== "gone" && shown.has(n.data("category"))) state === "ghost" ? ghosts++ : live++;
+        const hidden = !shown.has(n.data("category"));
+        mark(n, hidden && state !== "gone" ? "filtered" : state);
+        if (state === "gone" || hidden) return;
+        visible.add(n.id());
+        state === "ghost" ? ghosts++ : live++;
       });
       cy.edges().forEach((e) => {
         const state = stateAt(e.data("created"), e.data("expired"), t);
-        e.toggleClass("gone", state === "gone");
-        e.toggleClass("ghost", state === "ghost");
+        mark(e, state);
+        if (state !== "gone" && visible.has(e.data("source")) && visible.has(e.data("target"))) edges++;
       });
     });
-    counter.textContent = `${live} entities, ${ghosts} ghosts, ${cy.edges(":visible").length} relations`;
+    counter.textContent = `${live} entities, ${ghosts} ghosts, ${edges} relations`;
   }
-  layout.value = graph.nodes.length <= 600 ? "cose" : "concentric";
+  layout.value = graph.nodes.length <= 600 ? "cose" : "grid";
   layout.onchange = () => cy.layout(LAYOUTS[layout.value]).run();
   cy.on("mouseover", "node", (event) => {
     const d = event.target.data();

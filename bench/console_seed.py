@@ -2,17 +2,26 @@
 (two of them expired), facts with history, an open review, archived and pinned memories.
 
 Saved through the public API with a clock that walks from 200 days ago to now, so the graph and
-the facts have a past to travel to. Used by the browser tests and `mnemex bench console`.
+the facts have a past to travel to. Used by the browser tests and `mnemex bench console`, which
+also serve it for real with `serving`.
 """
 
 from __future__ import annotations
 
 import random
+import socket
+import threading
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
+import uvicorn
+
 import mnemex
-from mnemex import Settings
+from mnemex import MemoryStore, Settings
+from mnemex.interfaces.http import create_app
 
 PEOPLE = ["Alice", "Bob", "Carol", "Dmitri", "Esther", "Farid", "Grace", "Hiro", "Ines", "Jonas"]
 PROJECTS = ["Atlas", "Borealis", "Cobalt", "Dynamo", "Ember", "Fjord"]
@@ -117,3 +126,30 @@ def _expire(store: mnemex.MemoryStore, name: str, when: datetime) -> None:
             "UPDATE relations SET expired_at = ? WHERE tenant = ? AND (from_id = ? OR to_id = ?)",
             (int(when.timestamp() * 1_000_000), store.tenant, entity.id, entity.id),
         )
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+@contextmanager
+def serving(store: MemoryStore, *, require_token: bool = False) -> Iterator[str]:
+    """The console and API of `store` at the URL yielded, until the block ends."""
+    port = free_port()
+    app = create_app(store, require_token=require_token, mcp=False)
+    config = uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning")
+    server = uvicorn.Server(config)
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 10
+    while not server.started:
+        if time.monotonic() > deadline or not thread.is_alive():
+            raise RuntimeError("the test server did not start")
+        time.sleep(0.02)
+    try:
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        server.should_exit = True
+        thread.join(10)
