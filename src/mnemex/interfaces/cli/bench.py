@@ -74,10 +74,14 @@ def bench_core(
 def bench_console(
     runs: int = typer.Option(10, help="Loads of each page."),
     entities: int = typer.Option(2_000, help="Entities of the graph store."),
+    markdown: bool = typer.Option(False, "--markdown", help="Print a Markdown table."),
     as_json: bool = JSON_OPTION,
 ) -> None:
     """The web console in chromium: first load, each view, and the graph at thousands of nodes."""
     rows = lab("console").run(runs, entities)
+    if markdown:
+        emit({"console": rows}, as_json, _markdown)
+        return
     emit(rows, as_json, lambda r: rows_table(r, "mnemex bench console"))
 
 
