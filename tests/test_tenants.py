@@ -88,7 +88,23 @@ REST_CASES: list[tuple[str, str, dict[str, Any], int]] = [
     ("POST", "/v1/decay/run", {"json": {"dry_run": False, "hard": True}}, 200),
     ("GET", "/v1/stats", {}, 200),
     ("GET", "/v1/export", {}, 200),
-]
+    ("GET", "/v1/graph", {}, 200),  # the whole graph: beta's own entities only
+    ("GET", "/v1/entities/{name}", {}, 404),
+    ("POST", "/v1/relations", {"json": {"from_entity": "AlphaCorp", "to_entity": "AlphaPartner",
+                                        "relation_type": "supplies"}}, 200),
+    ("POST", "/v1/memories/{id}/pin", {"json": {"pinned": True}}, 404),
+    ("POST", "/v1/memories/{id}/touch", {"json": {"boost": True}}, 404),
+    ("POST", "/v1/observe", {"json": {"ids": ["{memory}"]}}, 404),
+    ("GET", "/v1/keys", {"params": {"subject": "AlphaCorp"}}, 200),
+    ("GET", "/v1/resolve/{kind}/{prefix}", {}, 404),
+    ("GET", "/v1/events", {"params": {"limit": 1000}}, 200),
+    ("GET", "/v1/settings", {}, 200),
+    ("POST", "/v1/promote", {"json": {"id": "{memory}", "dry_run": False}}, 404),
+    ("GET", "/v1/clusters", {"params": {"threshold": 0.1}}, 200),
+    ("POST", "/v1/clusters/{id}/consolidate", {"json": {"dry_run": False}}, 404),
+    ("POST", "/v1/reindex", {}, 200),
+    ("POST", "/v1/import", {"json": {"lines": ['{"format": "mnemex-export", "version": 1}']}}, 200),
+]  # fmt: skip
 
 
 def test_every_route_has_an_isolation_case() -> None:
@@ -107,6 +123,9 @@ async def test_rest_route_stays_in_its_tenant(
     app = create_app(world.store, mcp=False, require_token=True)
     async with rest(app, token=world.beta_token) as beta:
         url = path.replace("{id}", world.ids["review" if "reviews" in path else "memory"])
+        url = url.replace("{name}", "AlphaCorp").replace("{kind}", "memory")
+        url = url.replace("{prefix}", world.ids["memory"][:20])
+        request_ = _filled(request_, world.ids)
         response = await beta.request(method, url, **request_)
         assert response.status_code == status, response.text
         assert world.leaks(response.text, f"{url} {request_}") == []
@@ -143,6 +162,10 @@ TOOL_CASES: dict[str, tuple[dict[str, Any], bool]] = {
     "cluster_memories": ({"threshold": 0.1}, False),
     "consolidate_memories": ({"cluster_id": "clu_none", "dry_run": False}, True),
     "memory_stats": ({}, False),
+    "list_memories": ({"status": "active", "limit": 200}, False),
+    "update_memory": ({"memory_id": "{memory}", "content": "hijacked", "pinned": True}, True),
+    "get_entity": ({"name": "AlphaCorp"}, True),
+    "activity_log": ({"limit": 200}, False),
 }
 
 
@@ -152,7 +175,9 @@ def test_every_tool_has_an_isolation_case() -> None:
 
 def _filled(value: Any, ids: dict[str, str]) -> Any:
     if isinstance(value, str):
-        return value.format(**ids)
+        for name, ident in ids.items():
+            value = value.replace("{" + name + "}", ident)
+        return value
     if isinstance(value, list):
         return [_filled(item, ids) for item in value]
     if isinstance(value, dict):

@@ -42,7 +42,7 @@ def _missing() -> str | None:
     return None
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
     missing = _missing()
     if missing:
@@ -57,7 +57,7 @@ def browser() -> Iterator[Any]:
         launched.close()
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def seeded(
     tmp_path_factory: pytest.TempPathFactory,
 ) -> Iterator[tuple[MemoryStore, dict[str, str]]]:
@@ -68,13 +68,13 @@ def seeded(
         yield store, names
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def url(seeded: tuple[MemoryStore, dict[str, str]]) -> Iterator[str]:
     with serving(seeded[0]) as address:
         yield address
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def artefacts() -> Path:
     shutil.rmtree(ARTEFACTS, ignore_errors=True)
     ARTEFACTS.mkdir(parents=True)
@@ -86,7 +86,7 @@ def page(browser: Any, url: str) -> Iterator[Any]:
     """A fresh tab; any script error on it fails the test."""
     context = browser.new_context(viewport={"width": 1280, "height": 860}, base_url=url)
     tab = context.new_page()
-    tab.set_default_timeout(10_000)
+    tab.set_default_timeout(20_000)  # generous: CI machines are shared
     errors: list[str] = []
     tab.on("pageerror", lambda exc: errors.append(str(exc)))
     tab.on("console", lambda msg: errors.append(msg.text) if msg.type == "error" else None)

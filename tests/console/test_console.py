@@ -249,6 +249,7 @@ def test_edit_pin_forget_and_restore_a_memory(page: Page, seeded: Any) -> None:
     page.wait_for_selector("#edit-status:text('saved')")
     assert store.get(names["pinned"]).content.endswith("and sesame")
     page.click("#panel button:text('close')")
+    page.wait_for_selector("tr.memory:has-text('and sesame') button:text('unpin')")
     row = page.locator("tr.memory:has-text('and sesame')")
     row.locator("button:text('unpin')").click()
     page.wait_for_selector("tr.memory:has-text('and sesame') button:text('pin')")

@@ -17,7 +17,7 @@ def serve(
     ),
     max_body: int = typer.Option(4 * 1024 * 1024, help="Largest request body in bytes."),
 ) -> None:
-    """Serve the REST API at /v1 and MCP (streamable HTTP) at /mcp in one process."""
+    """Serve the web console at /, the REST API at /v1 and MCP (streamable HTTP) at /mcp."""
     import uvicorn
 
     from mnemex.interfaces.http import create_app, is_loopback
@@ -40,7 +40,7 @@ def serve(
         mode = "required" if public or require_token else "optional"
         err_console.print(
             f"mnemex serving {store.backend.location} on http://{host}:{port} "
-            f"(REST /v1, MCP /mcp, tokens {mode}); Ctrl-C stops",
+            f"(console /, REST /v1, MCP /mcp, tokens {mode}); Ctrl-C stops",
             highlight=False,
         )
         uvicorn.run(app, host=host, port=port, log_level="warning", timeout_graceful_shutdown=5)
