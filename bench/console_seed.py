@@ -97,11 +97,15 @@ def seed(path: Path, *, memories: int = 300, rng_seed: int = 7) -> dict[str, str
         review = store.save(
             "Alice's code editor is Zed", subject="Alice", relation="code editor", value="Zed"
         )
-        clock.now = now - timedelta(days=3)
+        # The timeline groups by the viewer's calendar day, so the recent saves sit inside
+        # today, yesterday and three days ago whatever the hour the seed runs at.
+        local = now.astimezone()
+        midnight = local.replace(hour=0, minute=0, second=0, microsecond=0).astimezone(UTC)
+        clock.now = midnight - timedelta(days=3) + timedelta(hours=12)
         store.save("Grace booked the Borealis retro for Thursday", entities=["Grace", "Borealis"])
-        clock.now = now - timedelta(days=1)
+        clock.now = midnight - timedelta(hours=12)
         store.save("Hiro asked for Grafana access", entities=["Hiro", "Grafana"])
-        clock.now = now - timedelta(hours=1)
+        clock.now = now - (now - midnight) / 2
         pinned = store.save("Carol is allergic to peanuts", tags=["health"], entities=["Carol"])
         store.pin(pinned.id)
         faded = store.save("Lunch order: two falafel wraps", tags=["errand"])

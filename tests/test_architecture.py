@@ -29,7 +29,7 @@ LAYERS: tuple[tuple[str, frozenset[str]], ...] = (
     ("retrieval", frozenset({"retrieval"})),
     ("analysis", frozenset({"analysis"})),
     ("engine", frozenset({"engine"})),
-    ("pipelines", frozenset({"saving", "search", "stats", "lifecycle", "graph"})),
+    ("pipelines", frozenset({"saving", "search", "stats", "lifecycle", "graph", "ingest"})),
     ("facade", frozenset({"service", "browsing", "__init__"})),
     ("interfaces", frozenset({"interfaces"})),
 )

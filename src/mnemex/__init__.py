@@ -25,6 +25,7 @@ from mnemex.errors import (
 from mnemex.models import (
     Analysis,
     ChannelScore,
+    Citation,
     Cluster,
     ConsolidateResult,
     Entity,
@@ -32,6 +33,8 @@ from mnemex.models import (
     GcReport,
     Graph,
     GraphNode,
+    IngestProblem,
+    IngestReport,
     Memory,
     PromoteReport,
     Recall,
@@ -47,6 +50,7 @@ __version__ = "0.1.0"
 __all__ = [
     "Analysis",
     "ChannelScore",
+    "Citation",
     "Cluster",
     "ConflictError",
     "ConsolidateResult",
@@ -55,6 +59,8 @@ __all__ = [
     "GcReport",
     "Graph",
     "GraphNode",
+    "IngestProblem",
+    "IngestReport",
     "InvalidInputError",
     "Memory",
     "MemoryStore",

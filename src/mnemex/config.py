@@ -128,6 +128,13 @@ class Settings:
     # Store.
     busy_timeout_ms: int = 30_000
 
+    # Ingest (ingest/): chunks of files and folders. MiniLM reads 256 tokens; English notes run
+    # ~3.8 characters a token (a 1,001-character chunk of tests/ingest/data was 261 tokens), so
+    # 800 characters plus the heading line stay inside the window the vector channel sees.
+    ingest_chunk_chars: int = 800
+    ingest_overlap_chars: int = 150  # the end of a chunk repeated at the start of the next
+    ingest_max_file_bytes: int = 20_000_000  # larger files are reported and skipped
+
     @property
     def vault_path(self) -> Path:
         """The Markdown vault promoted memories are written to."""
@@ -248,6 +255,20 @@ def _validated(settings: Settings) -> Settings:
         if getattr(settings, name) <= 0:
             raise InvalidInputError(name, "must be positive", limit=0)
 
+    if not 200 <= settings.ingest_chunk_chars <= settings.max_content_chars // 2:
+        raise InvalidInputError(
+            "ingest_chunk_chars",
+            "must be within [200, max_content_chars / 2]",
+            limit=settings.max_content_chars // 2,
+        )
+    if not 0 <= settings.ingest_overlap_chars <= settings.ingest_chunk_chars // 2:
+        raise InvalidInputError(
+            "ingest_overlap_chars",
+            "must be within [0, ingest_chunk_chars / 2]",
+            limit=settings.ingest_chunk_chars // 2,
+        )
+    if settings.ingest_max_file_bytes < 1:
+        raise InvalidInputError("ingest_max_file_bytes", "must be at least 1", limit=1)
     if not 0 <= settings.value_review_threshold <= settings.value_auto_threshold <= 1:
         raise InvalidInputError(
             "value_review_threshold",

@@ -91,6 +91,34 @@ class SaveResult:
     facts: list[Fact] = field(default_factory=list)
 
 
+@dataclass(frozen=True, slots=True)
+class Citation:
+    """Where an ingested memory came from: `ref` is "path:start-end" (pages "path:p3-4")."""
+
+    ref: str
+    path: str
+    start: int
+    end: int
+    unit: str = "line"  # "line" or "page"
+    heading: str | None = None
+
+    @classmethod
+    def of(cls, memory: Memory) -> Citation | None:
+        """The citation `ingest` wrote in a memory's meta (`meta["ingest"]`), if any."""
+        source = memory.meta.get("ingest") if isinstance(memory.meta, dict) else None
+        if not isinstance(source, dict):
+            return None
+        path, lines = source.get("path"), source.get("lines")
+        if not isinstance(path, str) or not isinstance(lines, list) or len(lines) != 2:
+            return None
+        start, end = int(lines[0]), int(lines[1])
+        unit = "page" if source.get("unit") == "page" else "line"
+        span = f"{start}" if start == end else f"{start}-{end}"
+        ref = f"{path}:{'p' if unit == 'page' else ''}{span}"
+        heading = source.get("heading")
+        return cls(ref, path, start, end, unit, heading if isinstance(heading, str) else None)
+
+
 @dataclass(slots=True)
 class ChannelScore:
     """One retrieval channel's opinion of a hit (rank is 1-based)."""
@@ -106,6 +134,11 @@ class SearchHit:
     memory: Memory
     score: float
     channels: dict[str, ChannelScore] = field(default_factory=dict)
+    citation: Citation | None = None  # for memories from ingested files (filled in here)
+
+    def __post_init__(self) -> None:
+        if self.citation is None:
+            self.citation = Citation.of(self.memory)
 
 
 @dataclass(slots=True)
@@ -302,6 +335,33 @@ class ConsolidateResult:
     entities: list[str]
     source_ids: list[str]
     memory_id: str | None = None
+
+
+@dataclass(slots=True)
+class IngestProblem:
+    """A file (or a line of one) that ingest skipped, and why: a stable code and a message."""
+
+    path: str
+    code: str  # binary, encoding, too_large, unreadable, parse_error, unsupported, bad_line
+    message: str
+
+
+@dataclass(slots=True)
+class IngestReport:
+    """What one `ingest` run did: files by outcome, chunks by outcome, turns kept and skipped."""
+
+    files: int = 0  # files looked at
+    added: int = 0  # files seen for the first time
+    updated: int = 0  # files changed since the last run
+    unchanged: int = 0  # same bytes, same settings: nothing done
+    deleted: int = 0  # files gone since the last run: their memories archived
+    chunks_added: int = 0
+    chunks_kept: int = 0  # unchanged chunks of changed files (their memories and usage kept)
+    chunks_archived: int = 0
+    turns_kept: int = 0  # transcript turns saved as memories
+    skipped: dict[str, int] = field(default_factory=dict)  # why chunks or turns were not saved
+    problems: list[IngestProblem] = field(default_factory=list)
+    seconds: float = 0.0
 
 
 def to_jsonable(value: Any) -> Any:

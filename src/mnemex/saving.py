@@ -10,7 +10,7 @@ Those phrase vectors are kept in the store (ledger/phrases.py), so the next proc
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
@@ -141,9 +141,15 @@ def checked_changes(fields: dict[str, Any], settings: Settings) -> dict[str, Any
     return changes
 
 
-def save_many(engine: Engine, tenant: str, items: Sequence[Any]) -> list[SaveResult]:
+def save_many(
+    engine: Engine,
+    tenant: str,
+    items: Sequence[Any],
+    after: Callable[[Tx, list[SaveResult]], None] | None = None,
+) -> list[SaveResult]:
     """Save checked items in one write transaction; all are checked before any is written, and
-    every model (embedding, analysis, phrase vectors) runs before the write lock is taken."""
+    every model (embedding, analysis, phrase vectors) runs before the write lock is taken.
+    `after` runs in the same transaction with the results (ingest writes its sync state so)."""
     drafts = []
     for index, item in enumerate(items):
         if not isinstance(item, dict):
@@ -165,6 +171,8 @@ def save_many(engine: Engine, tenant: str, items: Sequence[Any]) -> list[SaveRes
                 for draft, vector in zip(drafts, vectors, strict=True)
             ]
             engine.phrases.keep(tx, phrases)
+            if after is not None:
+                after(tx, results)
             return results
 
 

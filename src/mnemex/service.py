@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import AbstractContextManager
 from datetime import datetime, timedelta
+from pathlib import Path
 from types import TracebackType
 from typing import Any
 
+from mnemex import ingest as ingest_mod
 from mnemex import limits, saving
 from mnemex import stats as stats_mod
 from mnemex.analysis import enrich
@@ -32,6 +35,7 @@ from mnemex.models import (
     ConsolidateResult,
     Fact,
     GcReport,
+    IngestReport,
     Memory,
     MemoryStatus,
     PromoteReport,
@@ -493,6 +497,25 @@ class MemoryStore(Browsing):
         if match is None:
             raise NotFoundError("cluster", cluster)
         return consolidate_mod.run(self.engine, self.tenant, match, dry_run=dry_run)
+
+    def ingest(
+        self,
+        paths: str | Path | Sequence[str | Path],
+        *,
+        chunk_chars: int | None = None,
+        overlap_chars: int | None = None,
+        enrich: bool = False,
+        progress: ingest_mod.Progress | None = None,
+        watch: float | None = None,
+        stop: threading.Event | None = None,
+        on_report: Callable[[IngestReport], None] | None = None,
+    ) -> IngestReport:
+        """Bring files and folders in (Markdown, text, HTML, PDF, chat transcripts), kept in
+        sync by content hash; `watch=seconds` runs again on every change until `stop` is set."""
+        return ingest_mod.ingest(
+            self.engine, self.tenant, paths, chunk_chars=chunk_chars, overlap_chars=overlap_chars,
+            enrich=enrich, progress=progress, watch=watch, stop=stop, on_report=on_report,
+        )  # fmt: skip
 
     # -- export and lifetime --------------------------------------------------------------------
 

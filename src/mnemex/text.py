@@ -77,3 +77,23 @@ def preview(text: str, limit: int = PREVIEW_CHARS) -> str:
         return flat
     cut = flat[:limit].rsplit(" ", 1)[0]
     return (cut if len(cut) > limit // 2 else flat[:limit]) + "…"
+
+
+# Words that make up acknowledgements ("ok thanks", "yes please go ahead"): a message made only
+# of these has nothing to recall for.
+ACKNOWLEDGEMENTS = frozenset(
+    """
+    ok okay k kk yes y yeah yep yup no n nope sure thanks thank you thx ty a lot cool nice great
+    good perfect awesome done lgtm continue go on ahead proceed right correct got it sounds
+    makes sense agreed fine alright all please do looks ship that this is
+    """.split()
+)
+_ACK_WORD = re.compile(r"\w+")
+
+
+def is_trivial(message: str) -> bool:
+    """A message with nothing to recall for: an acknowledgement, emoji or punctuation only."""
+    words = _ACK_WORD.findall(message.casefold())
+    if not words:
+        return True
+    return all(word in ACKNOWLEDGEMENTS for word in words)

@@ -39,6 +39,7 @@ def test_blank_file_gets_every_table(tmp_path: Path) -> None:
         "embeddings",
         "change_log",
         "tokens",
+        "source_files",
         "schema_migrations",
     }
     assert expected <= _tables(path)
@@ -105,7 +106,7 @@ def test_migration_3_indexes_facts_by_their_normalised_value(tmp_path: Path) -> 
         "observed_at, valid_from, recorded_at) VALUES "
         "('f1', 'default', 'e1', 'Alice', 'editor', ' The Neovim. ', 's', 0, 0, 0)"
     )
-    assert migrations.apply(conn, 0) == [3, 4, 5, 6, 7, 8]
+    assert migrations.apply(conn, 0) == [v for v, _, _ in migrations.MIGRATIONS[2:]]
     indexes = {row[1] for row in conn.execute("PRAGMA index_list(facts)")}
     assert {"facts_value", "facts_status", "facts_subject_value"} <= indexes
     conn.close()

@@ -25,6 +25,7 @@ def recall_block(hits: Sequence[SearchHit]) -> str:
         when = (memory.observed_at or memory.created_at).date().isoformat()
         tags = f" [{', '.join(memory.tags)}]" if memory.tags else ""
         text = " ".join(memory.content.split())
-        lines.append(f"- ({when}) {text}{tags} (id: {memory.id})")
+        cited = f", from {hit.citation.ref}" if hit.citation is not None else ""
+        lines.append(f"- ({when}) {text}{tags} (id: {memory.id}{cited})")
     lines.append("</recalled-memory>")
     return "\n".join(lines)

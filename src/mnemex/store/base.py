@@ -52,6 +52,32 @@ class Change:
     op: str
 
 
+@dataclass(frozen=True, slots=True)
+class SourceChunk:
+    """One chunk of an ingested file: the hash of its text, its memory (None: a transcript turn
+    the activation layer skipped) and where it sits (lines, or pages of a PDF)."""
+
+    hash: str
+    memory_id: str | None
+    start: int
+    end: int
+
+
+@dataclass(slots=True)
+class SourceRecord:
+    """What `ingest` last saw of one file (ingest/sync.py): enough to do nothing next time."""
+
+    path: str  # absolute
+    kind: str  # markdown, text, html, pdf, claude-code, chat
+    content_hash: str  # sha256 of the file's bytes
+    parser: str  # reader version and chunk settings: a change reads the file again
+    status: str  # present | deleted (its memories archived)
+    size: int
+    modified_at: int  # the file's mtime, microseconds
+    ingested_at: int
+    chunks: list[SourceChunk] = field(default_factory=list)
+
+
 class Tx(Protocol):
     """A transaction bound to one tenant; write methods raise on a read transaction."""
 
@@ -154,6 +180,10 @@ class Tx(Protocol):
     def last_change(self) -> int: ...
     def oldest_change(self) -> int: ...
     def trim_change_log(self) -> None: ...
+
+    # Ingested files (ingest/sync.py).
+    def sources(self, under: str) -> dict[str, SourceRecord]: ...
+    def put_source(self, record: SourceRecord) -> None: ...
 
     # Export and bookkeeping.
     def export_rows(self, table: str) -> Iterator[dict[str, Any]]: ...

@@ -26,6 +26,7 @@ EXPORT_TABLES = (
     "usage",
     "co_usage",
     "events",
+    "source_files",
 )
 FORMAT = "mnemex-export"
 VERSION = 1
@@ -44,9 +45,11 @@ TIME_COLUMNS = frozenset(
         "at",
         "last_retrieved",
         "last_at",
+        "modified_at",
+        "ingested_at",
     }
 )
-JSON_COLUMNS = frozenset({"tags", "entities", "meta", "aliases", "details", "payload"})
+JSON_COLUMNS = frozenset({"tags", "entities", "meta", "aliases", "details", "payload", "chunks"})
 
 
 def _portable(row: dict[str, Any]) -> dict[str, Any]:

@@ -379,6 +379,32 @@ def _m008_fact_value_counts(conn: Connection) -> None:
     )
 
 
+def _m009_source_files(conn: Connection) -> None:
+    """What `ingest` last saw of each file: its byte hash, how it was read (`parser`: reader
+    version and chunk settings), and its chunks as [hash, memory id or null, first, last line],
+    so an unchanged file costs one hash and a changed one replaces only the chunks that changed.
+    """
+    run_script(
+        conn,
+        """
+        CREATE TABLE source_files (
+            seq INTEGER PRIMARY KEY,
+            tenant TEXT NOT NULL,
+            path TEXT NOT NULL,
+            kind TEXT NOT NULL,
+            content_hash TEXT NOT NULL,
+            parser TEXT NOT NULL,
+            status TEXT NOT NULL CHECK (status IN ('present', 'deleted')),
+            size INTEGER NOT NULL,
+            modified_at INTEGER NOT NULL,
+            ingested_at INTEGER NOT NULL,
+            chunks TEXT NOT NULL DEFAULT '[]',
+            UNIQUE (tenant, path)
+        );
+        """,
+    )
+
+
 MIGRATIONS: list[tuple[int, str, Callable[[Connection], None]]] = [
     (1, "core", _m001_core),
     (2, "tokens", _m002_tokens),
@@ -388,6 +414,7 @@ MIGRATIONS: list[tuple[int, str, Callable[[Connection], None]]] = [
     (6, "memory temporal index", _m006_memory_temporal_index),
     (7, "phrase vectors", _m007_phrase_vectors),
     (8, "fact value counts", _m008_fact_value_counts),
+    (9, "source files", _m009_source_files),
 ]
 
 

@@ -27,13 +27,14 @@ from mnemex.store._sqlite_export import ExportRows
 from mnemex.store._sqlite_graph import GraphRows
 from mnemex.store._sqlite_ledger import LedgerRows
 from mnemex.store._sqlite_memories import BM25_WEIGHTS, FTS_TOKENIZE, MemoryRows, indexed_columns
+from mnemex.store._sqlite_sources import SourceRows
 from mnemex.store._sqlite_vectors import VectorRows
 
 # What the in-memory lexical index (retrieval/bm25.py) needs to rank as memories_fts does.
 __all__ = ["BM25_WEIGHTS", "FTS_TOKENIZE", "SqliteBackend", "SqliteTx", "indexed_columns"]
 
 
-class SqliteTx(MemoryRows, GraphRows, LedgerRows, EventRows, VectorRows, ExportRows):
+class SqliteTx(MemoryRows, GraphRows, LedgerRows, EventRows, VectorRows, ExportRows, SourceRows):
     """A transaction on one connection, bound to one tenant."""
 
     def __init__(

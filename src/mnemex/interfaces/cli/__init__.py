@@ -7,6 +7,7 @@ from mnemex.interfaces.cli import (
     browse,
     data,
     hooks,
+    ingest,
     ledger,
     lifecycle,
     memories,
@@ -16,7 +17,7 @@ from mnemex.interfaces.cli import (
 from mnemex.interfaces.cli._app import app
 
 __all__ = ["app", "main"]
-_COMMAND_MODULES = (bench, browse, data, hooks, ledger, lifecycle, memories, server, tokens)
+_COMMAND_MODULES = (bench, browse, data, hooks, ingest, ledger, lifecycle, memories, server, tokens)
 
 
 def main() -> None:

@@ -9,12 +9,13 @@ from __future__ import annotations
 import sys
 from collections.abc import Callable, Iterable, Sequence
 from datetime import datetime
+from pathlib import Path
 from typing import Any, TypeVar
 
 import typer
 
 from mnemex.interfaces.cli._app import console, emit
-from mnemex.models import Fact, Memory
+from mnemex.models import Citation, Fact, Memory
 
 T = TypeVar("T")
 
@@ -67,9 +68,21 @@ def memory_block(memory: Memory, score: float | None = None, extra: Iterable[str
         details.append("tags: " + ", ".join(memory.tags))
     if memory.entities:
         details.append("entities: " + ", ".join(memory.entities))
+    cited = Citation.of(memory)
+    if cited is not None:
+        details.append("from " + " ".join(filter(None, [shown_path(cited.ref), cited.heading])))
     details.extend(extra)
     if details:
         say("  " + "; ".join(details), "dim")
+
+
+def shown_path(ref: str) -> str:
+    """A citation as a person reads it: relative to the working folder when inside it."""
+    try:
+        return str(Path(ref).relative_to(Path.cwd()))
+    except ValueError:
+        home = str(Path.home())
+        return "~" + ref[len(home) :] if ref.startswith(home + "/") else ref
 
 
 def fact_line(fact: Fact) -> None:

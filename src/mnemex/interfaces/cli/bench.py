@@ -85,6 +85,29 @@ def bench_console(
     emit(rows, as_json, lambda r: rows_table(r, "mnemex bench console"))
 
 
+@bench_app.command("ingest")
+def bench_ingest(
+    chunks: int = typer.Option(10_000, help="Markdown chunks in the synthetic vault."),
+    as_json: bool = JSON_OPTION,
+) -> None:
+    """Ingest throughput, and the re-ingest of the unchanged folder as a share of the first."""
+    rows = lab("ingest").throughput(chunks)
+    emit(rows, as_json, lambda r: rows_table(r, "mnemex bench ingest"))
+
+
+@eval_app.command("ingest")
+def eval_ingest(as_json: bool = JSON_OPTION) -> None:
+    """Planted facts and transcript turns of tests/ingest/data (and the dev set of turns)."""
+    result = lab("ingest").evaluate()
+
+    def render(r: dict[str, Any]) -> None:
+        rows_table(r["facts"], "planted facts: rank in the top 5, with the citation")
+        rows_table([r["transcripts"], r["dev_turns"]], "transcript turns kept (test set, dev set)")
+        console.print(f"bad files: {r['problems']}")
+
+    emit(result, as_json, render)
+
+
 @bench_app.command("http")
 def bench_http(
     size: int = typer.Option(10_000, help="Memories in the served store."),

@@ -6,28 +6,12 @@ messages, save only what analysis recommends (an explicit request to remember al
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
+from mnemex.text import is_trivial
+
+__all__ = ["is_trivial", "save_fields", "worth_saving"]
 SAVE_ACTIONS = frozenset({"MUST_SAVE", "SHOULD_SAVE"})
-# Words that make up acknowledgements ("ok thanks", "yes please go ahead"): a message made only
-# of these has nothing to recall for.
-ACKNOWLEDGEMENTS = frozenset(
-    """
-    ok okay k kk yes y yeah yep yup no n nope sure thanks thank you thx ty a lot cool nice great
-    good perfect awesome done lgtm continue go on ahead proceed right correct got it sounds
-    makes sense agreed fine alright all please do looks ship that this is
-    """.split()
-)
-_WORD = re.compile(r"\w+")
-
-
-def is_trivial(message: str) -> bool:
-    """A message with nothing to recall for: an acknowledgement, emoji or punctuation only."""
-    words = _WORD.findall(message.casefold())
-    if not words:
-        return True
-    return all(word in ACKNOWLEDGEMENTS for word in words)
 
 
 def worth_saving(analysis: dict[str, Any]) -> bool:

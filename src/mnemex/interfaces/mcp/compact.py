@@ -68,8 +68,14 @@ def memory_full(memory: Memory) -> dict[str, Any]:
 
 
 def hit_brief(hit: SearchHit) -> dict[str, Any]:
-    """A search hit: the memory's brief with the fused relevance score."""
-    return {**memory_brief(hit.memory), "relevance": round(hit.score, 3)}
+    """A search hit: the memory's brief, the fused relevance score and, for a memory from an
+    ingested file, where it came from ("cite": "path:start-end", and its heading)."""
+    brief = {**memory_brief(hit.memory), "relevance": round(hit.score, 3)}
+    if hit.citation is not None:
+        brief["cite"] = hit.citation.ref
+        if hit.citation.heading:
+            brief["heading"] = hit.citation.heading
+    return brief
 
 
 def save_brief(result: SaveResult) -> dict[str, Any]:
