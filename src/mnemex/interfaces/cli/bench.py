@@ -183,6 +183,28 @@ def eval_value_keys(
     emit(result, as_json, lambda r: rows_table(r, "mnemex eval value-keys"))
 
 
+@eval_app.command("enrich")
+def eval_enrich(
+    set_path: Path = typer.Option(..., "--set", help="A labelled enrichment set (JSON)."),
+    embed_model: str | None = typer.Option(
+        None, help="Embedding model of the stores ('none': lexical only); default: settings."
+    ),
+    misses: bool = typer.Option(False, "--misses", help="Print every error (dev sets only)."),
+    as_json: bool = JSON_OPTION,
+) -> None:
+    """Entities, categories, tags, duplicate merges and profile facts against a labelled set."""
+    enrich = lab("enrich")
+
+    report = enrich.run(set_path, embed_model=embed_model, details=misses)
+
+    def render(r: dict[str, Any]) -> None:
+        rows_table(enrich.summary_rows(r), f"mnemex eval enrich ({r['set']}, {r['seconds']} s)")
+        if misses:
+            console.print(enrich.misses_text(r), markup=False, highlight=False)
+
+    emit(report, as_json, render)
+
+
 @eval_app.command("activation")
 def eval_activation(
     embed_model: str = typer.Option("minilm-int8", help='Embedding model, or "none".'),

@@ -1,0 +1,79 @@
+"""The enrichment scorer (bench/enrich.py) on a small hand-made set: every figure is computed
+and each of its rules bites on a case built for it."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from bench import enrich
+from mnemex.config import Settings
+
+SET = {
+    "description": "scorer test",
+    "messages": [
+        {
+            "text": "Tomas Berg moved the billing service to Postgres",
+            "entities": [
+                {"name": "Tomas Berg", "category": "person", "mentions": ["Tomas Berg"]},
+                {"name": "PostgreSQL", "category": "technology", "mentions": ["Postgres"]},
+            ],
+            "tags": ["database", "billing", "migration"],
+        },
+        {
+            "text": "Tomas prefers tea over coffee",
+            "entities": [{"name": "Tomas Berg", "category": "person", "mentions": ["Tomas"]}],
+            "tags": ["tea", "drinks", "preferences"],
+        },
+    ],
+    "pairs": [
+        {"a": "Tomas", "b": "Tomas Berg", "same": True, "kind": "first_last",
+         "context": ["Tomas Berg joined the data team", "Tomas fixed the flaky build"]},
+        {"a": "Java", "b": "JavaScript", "same": False, "kind": "lookalike",
+         "context": ["The backend is written in Java", "The widget is written in JavaScript"]},
+    ],
+    "walkthrough": {
+        "memories": ["Tomas Berg works at Initech", "My editor is Helix"],
+        "facts": [
+            {"subject": "Tomas Berg", "attribute": "employer", "value": "Initech"},
+            {"subject": "user", "attribute": "editor", "value": "Helix"},
+        ],
+    },
+}
+
+
+def test_tag_rules() -> None:
+    assert enrich.tag_key("Databases") == enrich.tag_key("database")
+    assert enrich.tag_key("one-on-one") == enrich.tag_key("one on one")
+    text = "Alice switched her laptop to Fedora last week"
+    assert enrich.fragment("alice-switched", text, [])
+    assert enrich.fragment("laptop-to-fedora", text, [])
+    assert not enrich.fragment("laptop", text, [])
+    assert not enrich.fragment("alice-switched", text, ["alice switched"])
+
+
+def test_every_figure_is_scored(tmp_path: Path) -> None:
+    path = tmp_path / "set.json"
+    path.write_text(json.dumps(SET), encoding="utf-8")
+    report = enrich.run(path, embed_model="none", details=True)
+    m = report["messages"]
+    assert m["messages"] == 2 and m["entities_labelled"] == 3
+    for name in ("entity_precision", "entity_recall", "category_accuracy", "tags_acceptable"):
+        assert 0.0 <= m[name] <= 1.0
+    assert report["pairs"]["pairs"] == 2
+    assert report["walkthrough"]["profile_facts"] >= 1
+    rows = {row["figure"]: row["value"] for row in enrich.summary_rows(report)}
+    assert rows["entity precision"] == m["entity_precision"]
+    assert "profile precision" in rows
+
+
+@pytest.mark.parametrize("category", ["organization", "Organisation"])
+def test_category_spellings(category: str) -> None:
+    assert enrich.category_key(category) == "organisation"
+
+
+def test_settings_pick_the_model() -> None:
+    assert enrich._settings("none").embed_model == "none"
+    assert enrich._settings(None).embed_model == Settings.load().embed_model
