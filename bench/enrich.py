@@ -15,7 +15,9 @@ are read back as the nodes they became (canonical name and aliases):
 - each pair is set up in a fresh store from its context memories: "same" is predicted when both
   names are one node, or `maint scan` proposes merging their nodes;
 - the walk-through persona is saved in order in a fresh store and each fact `profile()` returns is
-  right when a labelled fact has its subject, attribute and value.
+  right when a labelled fact has its subject (the store's `user` is the persona, the subject of
+  the first labelled fact), a value that equals or contains the labelled one (or is contained in
+  it: "Ben" for "Ben Okoro") and an attribute sharing a word with the labelled one.
 """
 
 from __future__ import annotations
@@ -290,6 +292,8 @@ def score_walkthrough(walk: dict[str, Any], settings: Settings) -> dict[str, Any
             if node is not None:
                 aliases[fold(label["subject"])] = _names(node)
     labels = walk.get("facts", [])
+    if labels:  # the persona speaks in the first person: the store's "user" is its first subject
+        aliases.setdefault(fold(labels[0]["subject"]), set()).add("user")
     right = [f for f in profile if any(_fact_matches(f, lab, aliases) for lab in labels)]
     found = [lab for lab in labels if any(_fact_matches(f, lab, aliases) for f in profile)]
     return {

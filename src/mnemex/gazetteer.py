@@ -13,10 +13,10 @@ PRODUCT = "PRODUCT"
 _TECH = """
 Python|TypeScript|JavaScript|Java|Kotlin|Ruby|PHP|C++|C#|Haskell|Elixir|Erlang|Scala|Clojure|
 Golang|Perl|Lua|Julia|Fortran|COBOL|Dart|Zig|OCaml|SQL|GraphQL|HTML|CSS|Bash|PowerShell|
-React|Vue|Svelte|SvelteKit|Angular|Django|Flask|FastAPI|Rails|Ruby on Rails|Laravel|Next.js|
+React|React Native|Flutter|Vue|Svelte|SvelteKit|Angular|Django|Flask|FastAPI|Rails|Ruby on Rails|Laravel|Next.js|
 Nuxt|Node.js|Deno|Bun|Express.js|jQuery|Tailwind|Bootstrap|PyTorch|TensorFlow|Keras|NumPy|
 pandas|scikit-learn|spaCy|Hugging Face|LangChain|Pydantic|SQLAlchemy|Celery|pytest|unittest|
-Jest|Playwright|Selenium|Cypress|webpack|Vite|Babel|ESLint|Prettier|ruff|mypy|Black|Poetry|
+Jest|Playwright|Selenium|Cypress|webpack|Vite|Babel|ESLint|Prettier|ruff|mypy|Poetry|
 pip|npm|pnpm|Yarn|Cargo|Maven|Gradle|PostgreSQL|MySQL|MariaDB|SQLite|MongoDB|Redis|Memcached|
 Elasticsearch|OpenSearch|Cassandra|DynamoDB|CockroachDB|ClickHouse|Snowflake|BigQuery|
 Kafka|RabbitMQ|NATS|Docker|Kubernetes|Helm|Terraform|Pulumi|Ansible|Nginx|Apache Kafka|
@@ -27,7 +27,7 @@ Spark|Hadoop|dbt|Tableau|Excel|Jira|Confluence|Notion|Figma|Sketch|Trello|Asana|
 Postman|Heroku|Vercel|Netlify|Cloudflare|AWS|GCP|Azure|EC2|S3|Lambda|ONNX|LLVM|WebAssembly|
 OAuth|JWT|REST|gRPC|Protobuf|JSON|YAML|TOML|Markdown|LaTeX|CUDA|OpenGL|Vulkan|Unity|Unreal
 """
-_TECH_CASED = "Go|Rust|Swift|Linear|Helix|Spring|Express|Slack|Zoom|Signal|Teams|Pulsar|R|C"
+_TECH_CASED = "Go|Rust|Swift|Linear|Helix|Spring|Express|Slack|Zoom|Signal|Teams|Pulsar|R|C|Black"
 _ORG = """
 Google|Microsoft|Apple|Amazon|Meta|Facebook|OpenAI|Anthropic|Stripe|Netflix|Spotify|Uber|
 Airbnb|IBM|Intel|AMD|Nvidia|Oracle|Salesforce|Adobe|Shopify|Atlassian|Mozilla|Red Hat|
@@ -53,6 +53,11 @@ ALIASES = {
     "sklearn": "scikit-learn",
     "gh actions": "GitHub Actions",
     "golang": "Go",
+    "js": "JavaScript",
+    "ts": "TypeScript",
+    "react.js": "React",
+    "reactjs": "React",
+    "vue.js": "Vue",
 }
 
 

@@ -16,7 +16,7 @@ from datetime import datetime
 from typing import Any
 
 from mnemex import limits
-from mnemex.analysis import enrich
+from mnemex.analysis import canon, enrich
 from mnemex.clock import parse_time, to_micros
 from mnemex.config import Settings
 from mnemex.embed import from_bytes
@@ -250,8 +250,20 @@ def write_draft(
     if plan.restates is not None:
         return _restated(engine, tx, plan.restates, now)
     known = {name.casefold() for name in draft.entities}
-    extra = [name for name in plan.entities if name.casefold() not in known]
+    extra = [
+        name
+        for name in plan.entities
+        if name.casefold() not in known and (canon.nameworthy(name) or tx.find_entity(name))
+    ]
     draft.entities = (draft.entities + extra)[: settings.max_entities]
+    if "entities" not in draft.given:
+        said = draft.entities
+        draft.entities = enrich.canonical_names(
+            tx, said, draft.enrichment.get("entity_categories", {}), now_us
+        )
+        renamed = {a: b for a, b in zip(said, draft.entities, strict=True) if a != b}
+        if renamed:
+            draft.enrichment["canonical"] = renamed
     memory = new_memory(tenant, draft, now)
     tx.insert_memory(memory)
     store_vector(engine, tx, memory.id, draft.content_hash, vector)

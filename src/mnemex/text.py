@@ -50,9 +50,11 @@ _SPACES = re.compile(r"\s+")
 
 
 def normalize_name(name: str) -> str:
-    """The key of an entity name ("  Neo Vim " -> "neo vim"): NFKC, casefolded, spaces collapsed."""
-    folded = unicodedata.normalize("NFKC", name).casefold().strip()
-    return _SPACES.sub(" ", folded)
+    """The key of an entity name ("  José  Álvarez " -> "jose alvarez"): NFKC, casefolded,
+    accents dropped, spaces collapsed: one node whatever the keyboard."""
+    folded = unicodedata.normalize("NFKD", unicodedata.normalize("NFKC", name).casefold())
+    bare = "".join(c for c in folded if not unicodedata.combining(c))
+    return _SPACES.sub(" ", unicodedata.normalize("NFC", bare).strip())
 
 
 _ARTICLE = re.compile(r"^(?:the|a|an)\s+")

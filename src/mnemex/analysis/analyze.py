@@ -20,6 +20,7 @@ import numpy.typing as npt
 from mnemex.analysis import context, dedup, entities, importance, intent, phrases, relations, tags
 from mnemex.analysis.context import SessionWindows, Turn
 from mnemex.config import Settings
+from mnemex.ledger import lexicon
 from mnemex.models import Analysis, Entity
 
 log = logging.getLogger(__name__)
@@ -62,6 +63,7 @@ class Analyzer:
         self._vocabularies: dict[str, tags.TagVocabulary] = {}
         self._vocabulary_lock = threading.Lock()
         self._warmed = False
+        self.tag_sources: tuple[str, ...] = tags.SOURCES  # an ablation switches some off
 
     def _warm_up(self) -> None:
         """On first use, load spaCy in a thread while this one loads the embedding model."""
@@ -202,15 +204,19 @@ class Analyzer:
     ) -> list[str]:
         result = found.analysis
         names = [m.text for m in found.mentions if m.named]
-        labels = [m.label for m in found.mentions if m.named]
-        category = tags.category(result.intent, labels, text)
+        tagged = None
+        if self.settings.analysis_spacy:
+            words = entities.tokens(text)
+            tagged = None if words is None else [(w.text, w.tag) for w in words]
         return tags.suggest(
             text,
             vector=found.vector,
             embed=embed,
             names=names,
-            category_tag=category,
             vocabulary=self.vocabulary(view),
+            words=tagged,
+            sources=self.tag_sources,
+            kinds=_kinds(names),
         )
 
     def _relations(
@@ -245,6 +251,12 @@ class Analyzer:
                     vocabulary.add(view.tags())
                     vocabulary.loaded = True
         return vocabulary
+
+
+def _kinds(names: Sequence[str]) -> list[str]:
+    """What the named technologies are ("editor" for Neovim), as tag words."""
+    found = (lexicon.kind_of(name) for name in names)
+    return list(dict.fromkeys(k.replace("_", " ") for k in found if k))
 
 
 def _clear_greeting(guess: intent.Prediction) -> bool:

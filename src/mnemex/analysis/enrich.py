@@ -14,12 +14,13 @@ from contextlib import AbstractContextManager
 from datetime import datetime
 from typing import Any, Protocol
 
-from mnemex.analysis import entities
+from mnemex.analysis import canon, entities, portrait
 from mnemex.analysis.analyze import Analyzer, Vector
 from mnemex.analysis.intent import SAVE_INTENTS
 from mnemex.clock import to_micros
 from mnemex.config import Settings
 from mnemex.embed import Embedder, from_bytes
+from mnemex.ledger import lexicon
 from mnemex.limits import normalize_tag
 from mnemex.models import LIVE_STATUSES, Entity, Relation, Review, new_id
 from mnemex.retrieval.vector import VectorIndex
@@ -29,19 +30,9 @@ from mnemex.text import normalize_name, query_terms
 log = logging.getLogger(__name__)
 SIMILAR_CANDIDATES = 8
 NEAREST = 5
-SUMMARY_CHARS = 500
-CATEGORY_BY_LABEL = {
-    "PERSON": "person",
-    "ORG": "organization",
-    "TECH": "technology",
-    "PRODUCT": "product",
-    "GPE": "place",
-    "LOC": "place",
-    "FAC": "place",
-    "EVENT": "event",
-    "WORK_OF_ART": "work",
-    "LANGUAGE": "language",
-}
+SUMMARY_CHARS = portrait.SUMMARY_CHARS
+CATEGORY_BY_LABEL = canon.BY_LABEL
+FIRST_NAME_CANDIDATES = 3  # "Priya" links to "Priya Nair" only when she is the one Priya
 
 
 class Enrichable(Protocol):
@@ -142,9 +133,17 @@ def enrich(
         names = [m.text[: settings.max_entity_chars] for m in named][: settings.max_entities]
         draft.entities = names
         filled["entities"] = names
-        filled["entity_categories"] = {
-            m.text: CATEGORY_BY_LABEL[m.label] for m in named if m.label in CATEGORY_BY_LABEL
-        }
+        categories: dict[str, str] = {}
+        weights: dict[str, int] = {}
+        for m in named:
+            vote_ = canon.categorise(
+                m.label, m.source, draft.content, m.start, m.end, lexicon.kind_of(m.text)
+            )
+            name = m.text[: settings.max_entity_chars]
+            if vote_ is not None and name not in categories:
+                categories[name], weights[name] = vote_
+        filled["entity_categories"] = categories
+        filled["category_weights"] = weights
     if "tags" not in draft.given and result.tags and settings.analysis_tags:
         cleaned = [normalize_tag(t)[: settings.max_tag_chars] for t in result.tags]
         draft.tags = list(dict.fromkeys(t for t in cleaned if t))[: settings.max_tags]
@@ -193,13 +192,24 @@ def apply(
     """Write what enrichment found, inside the save's transaction; failures are logged only."""
     now_us = to_micros(now)
     try:
+        touched: list[str] = []
+        canonical = enrichment.get("canonical", {})
+        weights = enrichment.get("category_weights", {})
         for name, category in enrichment.get("entity_categories", {}).items():
-            tx.upsert_entity(name, category=category, now=now_us)
+            entity_id = tx.upsert_entity(canonical.get(name, name), now=now_us)[0]
+            vote(tx, entity_id, category, weights.get(name, 1))
         for found in enrichment.get("relations", []):
+            found = {
+                **found,
+                "subject": canonical.get(found["subject"], found["subject"]),
+                "object": canonical.get(found.get("object"), found.get("object")),
+            }
             if found["kind"] == "relationship":
-                _edge(tx, memory_id, found, now, now_us, tenant)
+                touched += _edge(tx, memory_id, found, now, now_us, tenant)
             else:
-                _attribute(tx, found, now, now_us)
+                touched.append(_attribute(tx, found, now, now_us))
+        for entity_id in dict.fromkeys(touched):
+            portrait.refresh(tx, entity_id)
         near = enrichment.get("near_duplicate")
         if near is not None and not exact_duplicate:
             _review(tx, memory_id, near, now, tenant)
@@ -208,13 +218,70 @@ def apply(
         enrichment.setdefault("errors", []).append(f"apply: {type(exc).__name__}: {exc}")
 
 
+def vote(tx: Tx, entity_id: str, category: str, weight: int = 1) -> None:
+    """Count one more piece of evidence for the entity's category; the entity takes the kind
+    with most votes, unless a person set its category (that is never overridden)."""
+    entity = tx.get_entities([entity_id]).get(entity_id)
+    if entity is None or entity.details.get("category_set_by") == "user":
+        return
+    votes = dict(entity.details.get("category_votes", {}))
+    votes[category] = votes.get(category, 0) + weight
+    best = canon.voted(votes)
+    changes: dict[str, Any] = {"details": {**entity.details, "category_votes": votes}}
+    if best != entity.category:
+        changes["category"] = best
+    tx.update_entity(entity_id, changes)
+
+
+def canonical_names(
+    tx: Tx, names: Sequence[str], categories: dict[str, str], now_us: int
+) -> list[str]:
+    """The names a memory links to, one node per real thing within the tenant.
+
+    A lone first name ("Priya") links to the one person of the tenant with that first name
+    ("Priya Nair"); a full name seen for the first time, when the tenant knows that first name
+    alone as one person, turns that node into the full name and keeps the first name as an
+    alias, so every memory of either spelling reaches one node. Ambiguous names stay as said.
+    """
+    out: list[str] = []
+    for name in names:
+        words = name.split()
+        known = tx.find_entity(name)
+        if known is not None:
+            out.append(name)
+            continue
+        if len(words) == 1 and name[:1].isupper():
+            people = _people(tx, name)
+            out.append(people[0].name if len(people) == 1 else name)
+            continue
+        if 2 <= len(words) <= 3 and categories.get(name) == "person":
+            alone = tx.find_entity(words[0])
+            namesakes = _people(tx, words[0])
+            if (
+                alone is not None
+                and alone.category in (None, "person")
+                and len(alone.name.split()) == 1
+                and not namesakes
+            ):
+                tx.update_entity(alone.id, {"name": name})
+                tx.add_alias(alone.id, words[0])
+        out.append(name)
+    return out
+
+
+def _people(tx: Tx, first: str) -> list[Entity]:
+    """Persons whose full name starts with this first name."""
+    found = tx.entities_by_prefix(normalize_name(first) + " ", FIRST_NAME_CANDIDATES)
+    return [e for e in found if e.category == "person" and e.expired_at is None]
+
+
 def _edge(
     tx: Tx, memory_id: str, found: dict[str, Any], now: datetime, now_us: int, tenant: str
-) -> None:
+) -> list[str]:
     a = tx.upsert_entity(found["subject"], now=now_us)[0]
     b = tx.upsert_entity(found["object"], now=now_us)[0]
     if a == b:
-        return
+        return []
     tx.insert_relation(
         Relation(
             id=new_id("rel"),
@@ -228,11 +295,13 @@ def _edge(
             created_at=now,
             meta={"source": "analysis", "tags": found.get("tags", [])},
             tenant=tenant,
+            valid_from=now,
         )
     )
+    return [a, b]
 
 
-def _attribute(tx: Tx, found: dict[str, Any], now: datetime, now_us: int) -> None:
+def _attribute(tx: Tx, found: dict[str, Any], now: datetime, now_us: int) -> str:
     entity_id = tx.upsert_entity(found["subject"], now=now_us)[0]
     entity = tx.get_entities([entity_id])[entity_id]
     line = found["value"] if found["type"] == "is" else f"{found['type']} {found['value']}"
@@ -240,11 +309,13 @@ def _attribute(tx: Tx, found: dict[str, Any], now: datetime, now_us: int) -> Non
     new_tags = [t for t in found.get("tags", []) if t not in entity.tags]
     if new_tags:
         changes["tags"] = entity.tags + new_tags
-    summary = entity.summary or ""
-    if line.casefold() not in summary.casefold():
-        changes["summary"] = (f"{summary}; {line}" if summary else line)[:SUMMARY_CHARS]
+    attributes = list(entity.details.get("attributes", []))
+    if line and line.casefold() not in {str(a).casefold() for a in attributes}:
+        attributes = (attributes + [line])[-portrait.MAX_ATTRIBUTES :]
+        changes["details"] = {**entity.details, "attributes": attributes}
     if changes:
         tx.update_entity(entity_id, changes)
+    return entity_id
 
 
 def _review(tx: Tx, memory_id: str, near: dict[str, Any], now: datetime, tenant: str) -> None:

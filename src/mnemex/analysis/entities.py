@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from mnemex import gazetteer
+from mnemex.analysis import canon
 from mnemex.models import Entity
 from mnemex.text import STOPWORDS, normalize_name
 
@@ -84,8 +85,9 @@ def _pipeline() -> Any:
     """spaCy with an EntityRuler before NER; raises ImportError/OSError when unavailable."""
     import spacy
 
-    # NER needs only tok2vec and ner: the tagger, parser and lemmatizer would cost time unused.
-    nlp = spacy.load(SPACY_MODEL, exclude=["parser", "lemmatizer", "tagger", "attribute_ruler"])
+    # NER and the tagger (a name tagged as a common word is junk; tags read nouns): no parser
+    # and no lemmatizer, which would cost time unused (~2 ms a message more than NER alone).
+    nlp = spacy.load(SPACY_MODEL, exclude=["parser", "lemmatizer"])
     ruler: Any = nlp.add_pipe("entity_ruler", before="ner")
     patterns = []
     for form, canonical, label, cased in gazetteer.entries():
@@ -185,20 +187,67 @@ def capitalised_mentions(text: str) -> list[Mention]:
     return found
 
 
+@dataclass(frozen=True, slots=True)
+class Token:
+    """One word of a parsed message: its text, fine and coarse tags and where it is."""
+
+    text: str
+    tag: str
+    pos: str
+    start: int
+    end: int
+
+
+_parsed: dict[str, tuple[list[Token], list[tuple[str, str, int, int, str]]]] = {}
+_parsed_lock = threading.Lock()
+PARSE_CACHE = 256  # the save path parses a message once for entities and once more for tags
+
+
+def parse(nlp: Any, text: str) -> tuple[list[Token], list[tuple[str, str, int, int, str]]]:
+    """Tokens and entities (text, label, start, end, ruler id) of `text`, cached by text."""
+    with _parsed_lock:
+        cached = _parsed.get(text)
+    if cached is not None:
+        return cached
+    doc = nlp(text)
+    tokens = [Token(t.text, t.tag_, t.pos_, t.idx, t.idx + len(t.text)) for t in doc]
+    ents = [(e.text, e.label_, e.start_char, e.end_char, e.ent_id_) for e in doc.ents]
+    with _parsed_lock:
+        if len(_parsed) >= PARSE_CACHE:
+            _parsed.pop(next(iter(_parsed)))
+        _parsed[text] = (tokens, ents)
+    return tokens, ents
+
+
+def tokens(text: str, *, use_spacy: bool = True) -> list[Token] | None:
+    """The tagged words of `text`, or None without spaCy."""
+    nlp = load_spacy() if use_spacy else None
+    return None if nlp is None else parse(nlp, text)[0]
+
+
+def _tag_at(words: Sequence[Token], start: int, end: int) -> str | None:
+    """The fine tag of the one word spanning [start, end), or None for several words."""
+    inside = [t for t in words if t.start < end and start < t.end]
+    return inside[0].tag if len(inside) == 1 else None
+
+
 def spacy_mentions(nlp: Any, text: str) -> list[Mention]:
-    """Entities of the spaCy pipeline (ruler and NER), cleaned."""
+    """Entities of the spaCy pipeline (ruler and NER), cleaned; words used as words dropped."""
+    words, ents = parse(nlp, text)
     found = []
-    for ent in nlp(text).ents:
-        if ent.label_ in _DROP_SPACY:
+    for ent_text, label, start, end, ent_id in ents:
+        if label in _DROP_SPACY:
             continue
-        source = "ruler" if ent.ent_id_ else "spacy"
-        if _misread(text, ent.start_char, ent.ent_id_):
+        source = "ruler" if ent_id else "spacy"
+        if _misread(text, start, ent_id):
             continue
-        name = ent.ent_id_ or _clean(ent.text)
+        name = ent_id or _clean(ent_text)
         junk = not name or name.casefold() in STOPWORDS or name.casefold() in _NOT_NAMES
-        if junk and ent.label_ not in VALUES:
+        if junk and label not in VALUES:
             continue
-        found.append(Mention(name, ent.label_, ent.start_char, ent.end_char, source))
+        if label not in VALUES and canon.junk_word(_tag_at(words, start, end), name, source):
+            continue
+        found.append(Mention(name, label, start, end, source))
     return found
 
 
@@ -226,12 +275,19 @@ def extract(text: str, *, use_spacy: bool = True) -> list[Mention]:
     """Entities and values of `text`: spaCy when available, patterns always."""
     nlp = load_spacy() if use_spacy else None
     found = pattern_mentions(text)
+    fallback = capitalised_mentions(text)
     if nlp is not None:
         found += spacy_mentions(nlp, text)
+        words, ents = parse(nlp, text)
+        fallback = [
+            m
+            for m in fallback
+            if not canon.junk_word(_tag_at(words, m.start, m.end), m.text, m.source)
+            and not any(s < m.end and m.start < e for _, _, s, e, _ in ents)
+        ]
     else:
         found += gazetteer_mentions(text)
-    found += capitalised_mentions(text)
-    return merge(found)
+    return merge(found + fallback)
 
 
 Lookup = Callable[[Sequence[str]], dict[str, Entity]]

@@ -1,14 +1,22 @@
-"""Tag suggestion: keyphrases ranked by embedding similarity to the message, plus a category.
+"""Tag suggestion: short topical labels a person would file a memory under.
 
-Candidates are runs of content words (1-2 words) and entity names. With an embedding function
-they are ranked by cosine to the message and diversified by maximal marginal relevance; without
-one, by a lexical score (names first, then longer and earlier phrases). A keyphrase close to a tag
-the store already uses (same word up to a plural, or embedding cosine >= 0.85) becomes that tag.
+Three sources of candidates, each a mechanism rather than a list of sentences:
+- the message's nouns, read by spaCy's tagger: single nouns and noun-noun compounds ("allergy",
+  "billing database"), never a run that crosses a verb, a name or a preposition, so no tag is a
+  piece of the sentence ("alice-switched", "seattle-last" cannot arise);
+- a vocabulary of common topical labels (`TOPICS`: editor, allergy, deploy, family, ...) ranked by
+  the cosine of their MiniLM embedding to the message's: a label need not be a word of it
+  ("peanuts" files under allergy and food);
+- the tenant's own tags, which a candidate becomes when it is the same word up to a plural or
+  its embedding is close (cosine >= 0.85), and which are candidates themselves when close to the
+  message.
+Ranked by cosine to the message and diversified by maximal marginal relevance; at most five,
+only those above a floor. The intent is not a tag (it is `enrichment["intent"]`). Without an
+embedding model, nouns and the vocabulary's exact words are kept in order of appearance.
 """
 
 from __future__ import annotations
 
-import itertools
 import re
 import threading
 from collections import OrderedDict
@@ -23,64 +31,88 @@ from mnemex.text import STOPWORDS
 Vectors = npt.NDArray[np.float32]
 EmbedFn = Callable[[Sequence[str]], Vectors]
 MAX_TAGS = 5
-MAX_CANDIDATES = 12
+MAX_CANDIDATES = 16
 MMR_LAMBDA = 0.7  # relevance vs diversity
 REUSE_COSINE = 0.85
-CATEGORY_BY_INTENT = {
-    "SAVE_PREFERENCE": "preference",
-    "SAVE_DECISION": "decision",
-    "SAVE_FACT": "fact",
-    "UPDATE_INFO": "update",
-}
-CATEGORY_BY_LABEL = {
-    "PERSON": "person",
-    "ORG": "organization",
-    "TECH": "tech",
-    "PRODUCT": "product",
-    "GPE": "place",
-    "LOC": "place",
-    "EVENT": "event",
-}
-_WORD = re.compile(r"[A-Za-z][\w+#.-]*[\w+#]|[A-Za-z]")
-# Words that carry no topic even though they are not stopwords.
-_GENERIC = frozenset(
+NOUN_FLOOR = 0.25  # a noun of the message below this cosine to it is not what it is about
+TOPIC_FLOOR = 0.3  # a vocabulary label below this is not close enough to file it under
+TOPIC_PICKS = 2  # vocabulary labels at most: the message's own nouns come first
+SOURCES = ("nouns", "topics", "tenant")
+TOPICS = tuple(
     """
-    remember note keep mind please thanks thing things stuff really like want need know think
-    going go make made say said tell told use used using get got also just actually always never
-    now new one way lot today tomorrow yesterday time day week month year years people someone
-    something anything everything good great nice better best sure okay ok yes yeah forget
-    important future reference record save store write down let us prefer decided decide
+    work meetings management hiring interview deploy release infrastructure database frontend
+    backend testing bugs security performance code-review documentation design product project
+    deadline planning budget finance billing contract client sales marketing support onboarding
+    career team travel flights hotel vacation commute family kids partner parents friends
+    birthday anniversary wedding gift pets dog cat health allergy diet food cooking restaurant
+    coffee drinks fitness exercise running sleep doctor dentist medication appointment schedule
+    errands shopping groceries home rent moving car insurance taxes banking subscription hobbies
+    music books reading movies games sports hiking learning language school editor tools
+    programming cloud devops monitoring api mobile laptop phone hardware contacts address events
+    conference holiday weather garden chores volunteering reminder payments email calendar
     """.split()
 )
+# Nouns that carry no topic: time words, fillers, the words of asking to remember.
+_GENERIC = frozenset(
+    """
+    thing things stuff lot way time times day days week weeks month months year years today
+    tomorrow yesterday morning evening night people someone something anything everything note
+    notes reminder mind plan plans idea ideas kind sort bit part number place point fact facts
+    update reference future record version end start minute minutes hour hours
+    """.split()
+)
+_NOUN_TAGS = frozenset({"NN", "NNS"})
+_WORD = re.compile(r"[A-Za-z][\w+#.-]*[\w+#]|[A-Za-z]")
+CATEGORY_BY_INTENT: dict[str, str] = {}  # kept for callers: the intent is no longer a tag
 
 
 def category(intent: str, labels: Iterable[str], text: str) -> str | None:
-    """One category tag: the save intent's kind, else the kind of the first named entity."""
-    if intent in CATEGORY_BY_INTENT:
-        return CATEGORY_BY_INTENT[intent]
-    if re.search(r"\bproject\b", text, re.IGNORECASE):
-        return "project"
-    for label in labels:
-        if label in CATEGORY_BY_LABEL:
-            return CATEGORY_BY_LABEL[label]
+    """No category tag: the intent has its own field (kept for the old call sites)."""
     return None
 
 
+def _singular(word: str) -> str:
+    if len(word) > 4 and word.endswith("ies"):
+        return word[:-3] + "y"
+    if len(word) > 3 and word.endswith("s") and not word.endswith(("ss", "us", "is")):
+        return word[:-1]
+    return word
+
+
+def noun_candidates(words: Sequence[tuple[str, str]]) -> list[str]:
+    """Nouns and noun-noun compounds of tagged words ((text, fine tag) pairs), in order."""
+    found: list[str] = []
+    run: list[str] = []
+
+    def close() -> None:
+        if len(run) >= 2:
+            found.append(" ".join(run[-2:]))
+        found.extend(run)
+        run.clear()
+
+    for text, tag in words:
+        word = text.lower()
+        ok = tag in _NOUN_TAGS and word.isalpha() and len(word) >= 3
+        if ok and word not in STOPWORDS and _singular(word) not in _GENERIC:
+            run.append(word)
+        else:
+            close()
+    close()
+    return list(dict.fromkeys(found))
+
+
 def candidates(text: str, names: Sequence[str] = ()) -> list[str]:
-    """Keyphrase candidates: entity names, then content-word unigrams and bigrams, in order."""
-    runs: list[list[str]] = [[]]
+    """Lexical candidates when no tagger runs: content words not part of a name."""
+    named = {w.lower() for name in names for w in name.split()}
+    found = []
     for match in _WORD.finditer(text):
         word = match.group(0).lower()
-        if word in STOPWORDS or word in _GENERIC or word.isdigit() or len(word) < 3:
-            runs.append([])
-        else:
-            runs[-1].append(word)
-    found: list[str] = [name.lower() for name in names]
-    for run in runs:
-        found += [f"{a} {b}" for a, b in itertools.pairwise(run)]
-        found += run
-    unique = list(dict.fromkeys(f for f in found if f))
-    return unique[:MAX_CANDIDATES]
+        if word in STOPWORDS or word in named or word.isdigit() or len(word) < 4:
+            continue
+        if _singular(word) in _GENERIC or match.group(0)[0].isupper():
+            continue
+        found.append(word)
+    return list(dict.fromkeys(found))[:MAX_CANDIDATES]
 
 
 def mmr(query: Vectors, items: Vectors, k: int, lam: float = MMR_LAMBDA) -> list[int]:
@@ -97,23 +129,6 @@ def mmr(query: Vectors, items: Vectors, k: int, lam: float = MMR_LAMBDA) -> list
         pick = left[int(np.argmax(scores))]
         chosen.append(pick)
         left.remove(pick)
-    return chosen
-
-
-def _lexical_rank(found: Sequence[str], names: Sequence[str], k: int) -> list[str]:
-    lowered = {n.lower() for n in names}
-    order = sorted(
-        range(len(found)),
-        key=lambda i: (found[i] not in lowered, -len(found[i].split()), i),
-    )
-    chosen: list[str] = []
-    for i in order:
-        words = set(found[i].split())
-        if any(words <= set(c.split()) or set(c.split()) <= words for c in chosen):
-            continue
-        chosen.append(found[i])
-        if len(chosen) == k:
-            break
     return chosen
 
 
@@ -189,26 +204,59 @@ def suggest(
     category_tag: str | None = None,
     vocabulary: TagVocabulary | None = None,
     limit: int = MAX_TAGS,
+    words: Sequence[tuple[str, str]] | None = None,
+    sources: Sequence[str] = SOURCES,
+    kinds: Sequence[str] = (),
 ) -> list[str]:
-    """Up to `limit` lowercase tags: the category first, then the best keyphrases."""
-    found = candidates(text, names)
-    room = limit - (1 if category_tag else 0)
-    vectors: Vectors | None = None
-    if embed is not None and vector is not None and found:
-        vectors = vocabulary.cache.embed(embed, found) if vocabulary else embed(found)
-        picked = [found[i] for i in mmr(vector, vectors, room)]
-    else:
-        picked = _lexical_rank(found, names, room)
+    """Up to `limit` lowercase tags (`words`: the message's tagged words, when spaCy ran).
+
+    `kinds` are what the message's technology names are (Neovim: an editor, from the ledger's
+    lexicon): topical labels that the words themselves may not say."""
+    nouns: list[str] = []
+    if "nouns" in sources:
+        nouns = noun_candidates(words) if words is not None else candidates(text, names)
+        named = {w.lower() for name in names for w in name.split()}
+        nouns = [n for n in nouns if not set(n.split()) & named][:MAX_CANDIDATES]
+        nouns = [*kinds, *(n for n in nouns if n not in kinds)]
     known: list[str] = []
     known_vectors: Vectors | None = None
-    if vocabulary is not None and vocabulary.loaded and vocabulary.tags:
+    if "tenant" in sources and vocabulary is not None and vocabulary.loaded and vocabulary.tags:
         known, known_vectors = (
             vocabulary.vectors(embed) if embed else (sorted(vocabulary.tags), None)
         )
-    tags = [category_tag] if category_tag else []
-    for phrase in picked:
-        own = None if vectors is None else vectors[found.index(phrase)]
-        tag = reuse(normalize_tag(phrase), own, known, known_vectors)
+    cache = vocabulary.cache if vocabulary is not None else None
+    if embed is None or vector is None:
+        picked = list(nouns)
+        if "topics" in sources:
+            lowered = {_singular(w) for w in text.lower().split()}
+            picked += [t for t in TOPICS if _singular(t) in lowered]
+        tags = [reuse(normalize_tag(p), None, known, None) for p in picked]
+        return list(dict.fromkeys(t for t in tags if t))[:limit]
+    phrases = list(nouns)
+    topics = list(TOPICS) if "topics" in sources else []
+    pool = phrases + [t for t in topics if t not in phrases]
+    pool += [t for t in known if t not in pool]
+    if not pool:
+        return []
+    readable = [p.replace("-", " ") for p in pool]
+    vectors = cache.embed(embed, readable) if cache is not None else embed(readable)
+    relevance = vectors @ vector
+    keep: list[int] = []
+    for i in range(len(phrases)):
+        if relevance[i] >= NOUN_FLOOR or pool[i] in kinds:
+            keep.append(i)
+    ranked_topics = sorted(
+        (i for i in range(len(phrases), len(pool)) if relevance[i] >= TOPIC_FLOOR),
+        key=lambda i: -relevance[i],
+    )
+    keep += ranked_topics[:TOPIC_PICKS]
+    if not keep:
+        return []
+    order = mmr(vector, vectors[keep], min(limit, len(keep)))
+    tags: list[str] = []
+    for j in order:
+        i = keep[j]
+        tag = reuse(normalize_tag(pool[i]), vectors[i], known, known_vectors)
         if tag and tag not in tags:
             tags.append(tag)
     return tags[:limit]

@@ -308,3 +308,186 @@ class GraphRows:
             (self.tenant, limit, offset),
         ).fetchall()
         return [entity_from_row(row) for row in rows]
+
+    def entities_by_prefix(self, prefix: str, limit: int) -> list[Entity]:
+        """Entities whose key starts with `prefix` (already normalised): "priya " finds
+        "Priya Nair"; a range on the key's index, not a scan."""
+        rows = self.conn.execute(
+            f"SELECT {ENTITY_COLUMNS} FROM entities WHERE tenant = ? AND norm >= ? AND norm < ? "
+            "ORDER BY norm LIMIT ?",
+            (self.tenant, prefix, prefix + "\U0010ffff", limit),
+        ).fetchall()
+        return [entity_from_row(row) for row in rows]
+
+    def remove_alias(self, entity_id: str, alias: str) -> bool:
+        """Stop `alias` from finding the entity (undo of a merge or a link)."""
+        self._writable()
+        norm = normalize_name(alias)
+        cursor = self.conn.execute(
+            "DELETE FROM entity_aliases WHERE tenant = ? AND alias_norm = ? AND entity_id = ?",
+            (self.tenant, norm, entity_id),
+        )
+        row = self.conn.execute(
+            "SELECT aliases FROM entities WHERE tenant = ? AND id = ?", (self.tenant, entity_id)
+        ).fetchone()
+        if row is not None:
+            kept = [a for a in json.loads(row[0]) if normalize_name(a) != norm]
+            self.conn.execute(
+                "UPDATE entities SET aliases = ? WHERE tenant = ? AND id = ?",
+                (json.dumps(kept, ensure_ascii=False), self.tenant, entity_id),
+            )
+        return bool(cursor.rowcount)
+
+    def relations_by_ids(self, relation_ids: Sequence[str]) -> dict[str, Relation]:
+        """Relations by id, expired ones too."""
+        found: dict[str, Relation] = {}
+        unique = list(dict.fromkeys(relation_ids))
+        for start in range(0, len(unique), 500):
+            chunk = unique[start : start + 500]
+            rows = self.conn.execute(
+                f"SELECT {RELATION_COLUMNS} FROM relations WHERE tenant = ? "
+                f"AND id IN ({','.join('?' * len(chunk))})",
+                (self.tenant, *chunk),
+            ).fetchall()
+            found.update((row[0], relation_from_row(row)) for row in rows)
+        return found
+
+    def graph_edges(
+        self, node_ids: Sequence[str], *, include_expired: bool = False
+    ) -> list[Relation]:
+        """Entity-to-entity edges touching any of the nodes (expired ones too when asked: a
+        past view needs them)."""
+        unique = list(dict.fromkeys(node_ids))
+        live = "" if include_expired else "AND expired_at IS NULL "
+        found: dict[str, Relation] = {}
+        for start in range(0, len(unique), 400):
+            chunk = unique[start : start + 400]
+            marks = ",".join("?" * len(chunk))
+            for column in ("from_id", "to_id"):
+                rows = self.conn.execute(
+                    f"SELECT {RELATION_COLUMNS} FROM relations WHERE tenant = ? AND {column} "
+                    f"IN ({marks}) AND from_kind = 'entity' AND to_kind = 'entity' {live}",
+                    (self.tenant, *chunk),
+                ).fetchall()
+                found.update((row[0], relation_from_row(row)) for row in rows)
+        return list(found.values())
+
+    def update_relation(self, relation_id: str, fields: dict[str, Any]) -> bool:
+        """Set some columns of one relation (endpoints, type, strength, validity, expiry, meta)."""
+        self._writable()
+        allowed = {"from_id", "to_id", "type", "strength", "valid_from", "valid_to"}
+        allowed |= {"expired_at", "meta"}
+        unknown = set(fields) - allowed
+        if unknown:
+            raise ValueError(f"not updatable: {sorted(unknown)}")
+        values: dict[str, Any] = {}
+        for name, value in fields.items():
+            if name == "meta":
+                values[name] = json.dumps(value, ensure_ascii=False, sort_keys=True)
+            elif name in {"valid_from", "valid_to", "expired_at"}:
+                values[name] = None if value is None else to_micros(value)
+            else:
+                values[name] = value
+        if not values:
+            return False
+        names = sorted(values)
+        cursor = self.conn.execute(
+            f"UPDATE relations SET {', '.join(f'{n} = ?' for n in names)} "
+            "WHERE tenant = ? AND id = ?",
+            (*(values[n] for n in names), self.tenant, relation_id),
+        )
+        return bool(cursor.rowcount)
+
+    def entity_relations(self, limit: int, offset: int) -> list[Relation]:
+        """Entity-to-entity relations, live and expired, a page at a time (upkeep scans)."""
+        rows = self.conn.execute(
+            f"SELECT {RELATION_COLUMNS} FROM relations WHERE tenant = ? AND from_kind = 'entity' "
+            "AND to_kind = 'entity' ORDER BY seq LIMIT ? OFFSET ?",
+            (self.tenant, limit, offset),
+        ).fetchall()
+        return [relation_from_row(row) for row in rows]
+
+    def move_entity_links(self, from_id: str, to_id: str, now: int) -> dict[str, Any]:
+        """Point every memory link, relation and fact of entity `from_id` at `to_id` (a merge).
+
+        Nothing is deleted: an edge that would duplicate a live edge of `to_id`, or become a
+        self-loop, is expired instead; a fact whose key `to_id` already holds a current value for
+        stays where it is. Returns what moved, so the merge can be undone exactly.
+        """
+        self._writable()
+        t = self.tenant
+        linked = {
+            row[0]
+            for row in self.conn.execute(
+                "SELECT memory_id FROM memory_entities WHERE tenant = ? AND entity_id = ?",
+                (t, to_id),
+            )
+        }
+        memories = [
+            row[0]
+            for row in self.conn.execute(
+                "SELECT memory_id FROM memory_entities WHERE tenant = ? AND entity_id = ?",
+                (t, from_id),
+            )
+        ]
+        moved = [m for m in memories if m not in linked]
+        self.conn.executemany(
+            "INSERT INTO memory_entities (tenant, memory_id, entity_id) VALUES (?, ?, ?)",
+            [(t, m, to_id) for m in moved],
+        )
+        self.conn.execute(
+            "DELETE FROM memory_entities WHERE tenant = ? AND entity_id = ?", (t, from_id)
+        )
+        report: dict[str, Any] = {"memories": moved, "shared": sorted(set(memories) - set(moved))}
+        rows = self.conn.execute(
+            f"SELECT {RELATION_COLUMNS} FROM relations WHERE tenant = ? "
+            "AND (from_id = ? OR to_id = ?)",
+            (t, from_id, from_id),
+        ).fetchall()
+        report["relations"], report["expired_relations"] = [], []
+        for relation in map(relation_from_row, rows):
+            new_from = to_id if relation.from_id == from_id else relation.from_id
+            new_to = to_id if relation.to_id == from_id else relation.to_id
+            report["relations"].append([relation.id, relation.from_id, relation.to_id])
+            clash = None
+            if relation.expired_at is None:
+                clash = self.conn.execute(
+                    "SELECT id FROM relations WHERE tenant = ? AND from_id = ? AND to_id = ? "
+                    "AND type = ? AND expired_at IS NULL AND id != ?",
+                    (t, new_from, new_to, relation.type, relation.id),
+                ).fetchone()
+            if relation.expired_at is None and (clash is not None or new_from == new_to):
+                self.conn.execute(
+                    "UPDATE relations SET expired_at = ? WHERE id = ?", (now, relation.id)
+                )
+                report["expired_relations"].append(relation.id)
+                if clash is not None:
+                    self.conn.execute(
+                        "UPDATE relations SET strength = min(2.0, max(strength, ?)) WHERE id = ?",
+                        (relation.strength, clash[0]),
+                    )
+            self.conn.execute(
+                "UPDATE relations SET from_id = ?, to_id = ? WHERE id = ?",
+                (new_from, new_to, relation.id),
+            )
+        report["facts"], report["object_facts"], report["kept_facts"] = [], [], []
+        for fact_id, relation_name, status in self.conn.execute(
+            "SELECT id, relation, status FROM facts WHERE tenant = ? AND subject_id = ?",
+            (t, from_id),
+        ).fetchall():
+            taken = status == "active" and self.conn.execute(
+                "SELECT 1 FROM facts WHERE tenant = ? AND subject_id = ? AND relation = ? "
+                "AND status = 'active'",
+                (t, to_id, relation_name),
+            ).fetchone()
+            if taken:
+                report["kept_facts"].append(fact_id)
+                continue
+            self.conn.execute("UPDATE facts SET subject_id = ? WHERE id = ?", (to_id, fact_id))
+            report["facts"].append(fact_id)
+        for (fact_id,) in self.conn.execute(
+            "SELECT id FROM facts WHERE tenant = ? AND object_id = ?", (t, from_id)
+        ).fetchall():
+            self.conn.execute("UPDATE facts SET object_id = ? WHERE id = ?", (to_id, fact_id))
+            report["object_facts"].append(fact_id)
+        return report

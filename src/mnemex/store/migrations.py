@@ -405,6 +405,35 @@ def _m009_source_files(conn: Connection) -> None:
     )
 
 
+def _m012_entity_keys(conn: Connection) -> None:
+    """Entity and alias keys fold accents ("José" and "Jose" are one key). A key that would now
+    collide with another entity's keeps its old form: `mnemex maint scan` reports the pair as a
+    duplicate to merge, so no entity is joined without a decision."""
+    from mnemex.text import normalize_name
+
+    rows = conn.execute("SELECT id, tenant, name, norm FROM entities ORDER BY seq").fetchall()
+    for entity_id, tenant, name, norm in rows:
+        key = normalize_name(name)
+        clash = conn.execute(
+            "SELECT 1 FROM entities WHERE tenant = ? AND norm = ?", (tenant, key)
+        ).fetchone()
+        if key != norm and clash is None:
+            conn.execute("UPDATE entities SET norm = ? WHERE id = ?", (key, entity_id))
+    aliases = conn.execute("SELECT tenant, alias_norm, entity_id FROM entity_aliases").fetchall()
+    for tenant, alias_norm, entity_id in aliases:
+        key = normalize_name(alias_norm)
+        if key == alias_norm:
+            continue
+        clash = conn.execute(
+            "SELECT 1 FROM entity_aliases WHERE tenant = ? AND alias_norm = ?", (tenant, key)
+        ).fetchone()
+        if clash is None:
+            conn.execute(
+                "UPDATE entity_aliases SET alias_norm = ? WHERE tenant = ? AND alias_norm = ?",
+                (key, tenant, alias_norm),
+            )
+
+
 MIGRATIONS: list[tuple[int, str, Callable[[Connection], None]]] = [
     (1, "core", _m001_core),
     (2, "tokens", _m002_tokens),
@@ -415,6 +444,7 @@ MIGRATIONS: list[tuple[int, str, Callable[[Connection], None]]] = [
     (7, "phrase vectors", _m007_phrase_vectors),
     (8, "fact value counts", _m008_fact_value_counts),
     (9, "source files", _m009_source_files),
+    (12, "accent-free entity keys", _m012_entity_keys),
 ]
 
 

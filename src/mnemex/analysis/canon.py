@@ -1,0 +1,174 @@
+"""What a name is: a real thing worth a node or junk, and which kind of thing.
+
+Junk is told apart by the tagger in context, not by a list of sentences: a single word spaCy tags
+as a common noun, adjective or verb where it stands ("Lunch with Mei", "Standup moved to 9:30") is
+a word, not a name, unless the gazetteer or the store already knows it. Dates, times and
+weekdays are values. A category comes from, in order of trust: the gazetteer (a known technology,
+product or company), the context around the mention (a head noun that says what it is: "the
+Orion project", "Zed is an editor", "the Globex account", "at Initech"), the ledger's lexicon of
+technology names, then spaCy's NER label. Each category is a vote; the entity keeps the kind most
+votes gave it, and a category a person set is never overridden.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+
+CATEGORIES = (
+    "person",
+    "organization",
+    "project",
+    "place",
+    "technology",
+    "product",
+    "event",
+    "concept",
+    "other",
+)
+BY_LABEL = {
+    "PERSON": "person",
+    "ORG": "organization",
+    "TECH": "technology",
+    "PRODUCT": "product",
+    "GPE": "place",
+    "LOC": "place",
+    "FAC": "place",
+    "EVENT": "event",
+    "WORK_OF_ART": "product",
+    "LANGUAGE": "concept",
+}
+# Head nouns that say what the name beside them is ("the Orion project", "Zed is an editor").
+_HEADS: dict[str, str] = {}
+for _category, _words in {
+    "project": "project projects initiative initiatives effort program programme roadmap epic "
+    "migration rewrite launch",
+    "organization": "team teams company companies startup client clients customer customers "
+    "vendor vendors agency firm bank school university college account org organisation "
+    "organization group department lab labs inc corp ltd llc gmbh supplier",
+    "technology": "editor editors ide database databases db language languages framework "
+    "frameworks library libraries tool tools formatter linter compiler runtime server cli "
+    "api sdk package plugin extension terminal shell browser os cloud queue cache stack "
+    "engine protocol format",
+    "product": "app apps application device phone laptop car watch product products "
+    "subscription service plan game console headphones",
+    "place": "city town village country office neighbourhood neighborhood street park "
+    "restaurant cafe café bar hotel airport station beach lake mountain region island",
+    "event": "conference meetup summit workshop wedding party festival offsite retreat "
+    "hackathon trip concert birthday anniversary",
+    "person": "manager lead engineer designer developer friend sister brother mother father "
+    "mom dad son daughter wife husband partner boss colleague coworker teammate doctor "
+    "dentist cousin aunt uncle neighbour neighbor founder ceo cto intern mentor",
+}.items():
+    for _word in _words.split():
+        _HEADS.setdefault(_word, _category)
+_AFTER = re.compile(r"^\s+([a-z]+)\b")
+_DESCRIBED = re.compile(r"^\s*(?:is|was|,|:|-)\s")
+_DESCRIPTION_WORDS = 5
+_STOP_DESCRIPTION = frozenset("on at in for with from of to by who that which and but".split())
+_BEFORE = re.compile(r"\b(?:the|a|an|our|my|their|his|her)\s+([a-z]+)\s+$")
+_PROJECT_BEFORE = re.compile(
+    r"\b(?:works?|working|worked|lead|leads|leading|led|manager|owner|engineer|designer|"
+    r"developer|pm|team)\s+(?:on|for)\s+(?:the\s+)?$",
+    re.IGNORECASE,
+)
+_AT = re.compile(r"\b(?:at|for|joined|join|hired by|acquired)\s+$", re.IGNORECASE)
+_NAMED = re.compile(r"\b([a-z]+)\s+(?:named|called)\s+$", re.IGNORECASE)
+_VERB_AFTER = re.compile(r"^\s+(?:has\s+|have\s+|just\s+)?[a-z]+ed\b")
+_PLACE_BEFORE = re.compile(r"\b(?:in|to|from|near|visiting|visit|around)\s+$", re.IGNORECASE)
+# spaCy's fine tags of words that are not names standing alone.
+_WORD_TAGS = frozenset(
+    {"NN", "NNS", "JJ", "JJR", "JJS", "VB", "VBD", "VBG", "VBN", "VBP", "VBZ", "RB", "UH", "CD"}
+)
+_GENERIC = frozenset(
+    "lunch dinner breakfast standup stand-up meeting sync retro review call demo brunch "
+    "developer engineer manager user customer team".split()
+)
+_VALUE_START = re.compile(
+    r"^(?:on|in|at|by|to|for|from|since|until|every|each|last|next|this|the|a|an|about|"
+    r"around|before|after|allergic|very|really|not|no)\b",
+    re.IGNORECASE,
+)
+_HAS_DATE = re.compile(
+    r"\b(?:\d{1,2}(?:st|nd|rd|th)?|\d{4})\b.*\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|"
+    r"dec)|\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.? \d",
+    re.IGNORECASE,
+)
+
+
+def junk_word(tag: str | None, word: str, source: str) -> bool:
+    """A single-word mention that its own sentence uses as an ordinary word."""
+    if source in ("ruler", "store", "pattern"):
+        return False
+    if word.casefold() in _GENERIC:
+        return True
+    return tag in _WORD_TAGS
+
+
+def nameworthy(name: str) -> bool:
+    """Whether a name the ledger read (a subject or a value) is a thing, not a phrase or a date:
+    "on August 21" and "allergic to peanuts" are values; "Neovim" and "svc-orders" are names."""
+    text = name.strip()
+    if not text or _VALUE_START.match(text) or _HAS_DATE.search(text):
+        return False
+    words = text.split()
+    if len(words) > 4:
+        return False
+    return not (len(words) > 1 and text == text.lower())
+
+
+def from_context(text: str, start: int, end: int) -> str | None:
+    """The category the words around a mention give it, or None: the word right after it
+    ("Orion project"), the head of a description ("Zed is the fastest editor"), the word
+    before it ("the client Globex")."""
+    before, after = text[:start].casefold(), text[end:].casefold()
+    match = _AFTER.match(after)
+    if match and match.group(1) in _HEADS:
+        return _HEADS[match.group(1)]
+    described = _DESCRIBED.match(after)
+    if described:
+        for word in re.findall(r"[a-z]+", after[described.end() :])[:_DESCRIPTION_WORDS]:
+            if word in _HEADS:
+                return _HEADS[word]
+            if word in _STOP_DESCRIPTION:
+                break
+    match = _BEFORE.search(before)
+    if match and match.group(1) in _HEADS and match.group(1) != "team":
+        return _HEADS[match.group(1)]
+    return None
+
+
+def categorise(
+    label: str, source: str, text: str, start: int, end: int, lexicon_kind: str | None
+) -> tuple[str, int] | None:
+    """The best category of one mention and how much it counts (a vote's weight): the
+    gazetteer and the context count double; the lexicon and NER's label once."""
+    if source == "ruler" and label in BY_LABEL:
+        return BY_LABEL[label], 2
+    context = from_context(text, start, end)
+    if context is not None:
+        return context, 2
+    before = text[:start]
+    named = _NAMED.search(before)
+    if named:
+        return _HEADS.get(named.group(1).casefold(), "other"), 2
+    if label != "PERSON" and _PROJECT_BEFORE.search(before):
+        return "project", 2
+    if lexicon_kind is not None:
+        return "technology", 1
+    if label in ("ORG", "PRODUCT", "GPE") and _AT.search(before):
+        return "organization", 1
+    if label in ("ORG", "PRODUCT") and source == "spacy":
+        # The small model calls most unknown names a product or an organisation; one that does
+        # something ("Globex signed") is an organisation, otherwise no vote.
+        return ("organization", 1) if _VERB_AFTER.match(text[end:]) else None
+    category = BY_LABEL.get(label)
+    return None if category is None else (category, 1)
+
+
+def voted(votes: Mapping[str, int]) -> str | None:
+    """The category most votes gave (ties: the first in CATEGORIES)."""
+    if not votes:
+        return None
+    order = {c: i for i, c in enumerate(CATEGORIES)}
+    return min(votes, key=lambda c: (-votes[c], order.get(c, len(order))))
