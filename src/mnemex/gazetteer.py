@@ -54,6 +54,7 @@ ALIASES = {
     "gh actions": "GitHub Actions",
     "golang": "Go",
     "js": "JavaScript",
+    "gha": "GitHub Actions",
     "ts": "TypeScript",
     "react.js": "React",
     "reactjs": "React",
@@ -64,6 +65,14 @@ ALIASES = {
 def ambiguous() -> frozenset[str]:
     """Names that are also common words; skipped at the start of a sentence ("Go with B")."""
     return frozenset(_split(_TECH_CASED)) | {"Wise", "Meta", "Apple", "Amazon", "Claude"}
+
+
+# Technology names that are hosted apps a person signs up to: products, not technologies.
+APPS = frozenset(
+    "Slack Zoom Teams Signal Figma Sketch Notion Jira Confluence Trello Asana Obsidian Linear "
+    "Postman Excel Tableau Datadog Sentry Heroku Vercel Netlify GitHub GitLab Bitbucket "
+    "CircleCI".split()
+)
 
 
 def _split(block: str) -> list[str]:

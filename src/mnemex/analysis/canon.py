@@ -15,6 +15,8 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 
+from mnemex import gazetteer
+
 CATEGORIES = (
     "person",
     "organization",
@@ -42,7 +44,8 @@ BY_LABEL = {
 _HEADS: dict[str, str] = {}
 for _category, _words in {
     "project": "project projects initiative initiatives effort program programme roadmap epic "
-    "migration rewrite launch",
+    "migration rewrite launch service services pipeline backend repo codebase runbook "
+    "dashboards module modules tests staging prod demo standup design doc docs",
     "organization": "team teams company companies startup client clients customer customers "
     "vendor vendors agency firm bank school university college account org organisation "
     "organization group department lab labs inc corp ltd llc gmbh supplier",
@@ -51,7 +54,7 @@ for _category, _words in {
     "api sdk package plugin extension terminal shell browser os cloud queue cache stack "
     "engine protocol format",
     "product": "app apps application device phone laptop car watch product products "
-    "subscription service plan game console headphones",
+    "subscription plan game console headphones",
     "place": "city town village country office neighbourhood neighborhood street park "
     "restaurant cafe café bar hotel airport station beach lake mountain region island",
     "event": "conference meetup summit workshop wedding party festival offsite retreat "
@@ -72,6 +75,7 @@ _PROJECT_BEFORE = re.compile(
     r"developer|pm|team)\s+(?:on|for)\s+(?:the\s+)?$",
     re.IGNORECASE,
 )
+_EVENT_NAME = re.compile(r"[a-z](?:Con|Conf)\b|\b(?:Summit|Conference|Festival|Fest|Meetup)\b")
 _AT = re.compile(r"\b(?:at|for|joined|join|hired by|acquired)\s+$", re.IGNORECASE)
 _NAMED = re.compile(r"\b([a-z]+)\s+(?:named|called)\s+$", re.IGNORECASE)
 _VERB_AFTER = re.compile(r"^\s+(?:has\s+|have\s+|just\s+)?[a-z]+ed\b")
@@ -80,7 +84,7 @@ _PLACE_BEFORE = re.compile(r"\b(?:in|to|from|near|visiting|visit|around)\s+$", r
 _WORD_TAGS = frozenset(
     {"NN", "NNS", "JJ", "JJR", "JJS", "VB", "VBD", "VBG", "VBN", "VBP", "VBZ", "RB", "UH", "CD"}
 )
-_GENERIC = frozenset(
+GENERIC = frozenset(
     "lunch dinner breakfast standup stand-up meeting sync retro review call demo brunch "
     "developer engineer manager user customer team".split()
 )
@@ -100,9 +104,28 @@ def junk_word(tag: str | None, word: str, source: str) -> bool:
     """A single-word mention that its own sentence uses as an ordinary word."""
     if source in ("ruler", "store", "pattern"):
         return False
-    if word.casefold() in _GENERIC:
+    if word.casefold() in GENERIC:
         return True
     return tag in _WORD_TAGS
+
+
+# Words before a name that say what it is: "Project Kestrel" is also called "Kestrel".
+NAME_HEADS = frozenset("project operation team program programme".split())
+# Words after a name that make it a company's: "Halcyon Labs" is also "Halcyon".
+ORG_TAILS = frozenset("labs lab inc inc. corp corp. ltd ltd. llc gmbh group co co. technologies".split())
+
+
+def short_forms(name: str) -> list[str]:
+    """Shorter names of the same thing: "Project Kestrel" -> "Kestrel", "Halcyon Labs" ->
+    "Halcyon"."""
+    words = name.split()
+    if len(words) < 2:
+        return []
+    if words[0].casefold() in NAME_HEADS:
+        return [" ".join(words[1:])]
+    if words[-1].casefold() in ORG_TAILS:
+        return [" ".join(words[:-1])]
+    return []
 
 
 def nameworthy(name: str) -> bool:
@@ -144,7 +167,12 @@ def categorise(
     """The best category of one mention and how much it counts (a vote's weight): the
     gazetteer and the context count double; the lexicon and NER's label once."""
     if source == "ruler" and label in BY_LABEL:
+        name = text[start:end]
+        if label == "TECH" and any(name.casefold() == a.casefold() for a in gazetteer.APPS):
+            return "product", 2
         return BY_LABEL[label], 2
+    if _EVENT_NAME.search(text[start:end]):
+        return "event", 2
     context = from_context(text, start, end)
     if context is not None:
         return context, 2

@@ -25,7 +25,7 @@ from mnemex.limits import normalize_tag
 from mnemex.models import LIVE_STATUSES, Entity, Relation, Review, new_id
 from mnemex.retrieval.vector import VectorIndex
 from mnemex.store.base import MemoryFilter, Tx
-from mnemex.text import normalize_name, query_terms
+from mnemex.text import STOPWORDS, normalize_name, query_terms
 
 log = logging.getLogger(__name__)
 SIMILAR_CANDIDATES = 8
@@ -67,6 +67,9 @@ class StoreReader:
         with self._read() as tx:
             for name in dict.fromkeys(names):
                 entity = tx.find_entity(name)
+                if entity is None and _first_name_like(name):
+                    longer = _longer(tx, name)  # "tomas says ...": the one Tomás of the tenant
+                    entity = longer[0] if len(longer) == 1 else None
                 if entity is not None and entity.expired_at is None:
                     found[name] = entity
         return found
@@ -100,6 +103,16 @@ class StoreReader:
         with self._read() as tx:
             rows = tx.temporal_rows(MemoryFilter())
         return sorted({tag for row in rows for tag in row.tags})
+
+
+def _first_name_like(name: str) -> bool:
+    return (
+        " " not in name
+        and len(name) >= 3
+        and name.isalpha()
+        and name.casefold() not in STOPWORDS
+        and name.casefold() not in canon.GENERIC
+    )
 
 
 def enrich(
@@ -196,7 +209,9 @@ def apply(
         canonical = enrichment.get("canonical", {})
         weights = enrichment.get("category_weights", {})
         for name, category in enrichment.get("entity_categories", {}).items():
-            entity_id = tx.upsert_entity(canonical.get(name, name), now=now_us)[0]
+            if name in canonical:
+                continue  # a first name's label says little about the full name's node
+            entity_id = tx.upsert_entity(name, now=now_us)[0]
             vote(tx, entity_id, category, weights.get(name, 1))
         for found in enrichment.get("relations", []):
             found = {
@@ -239,9 +254,11 @@ def canonical_names(
     """The names a memory links to, one node per real thing within the tenant.
 
     A lone first name ("Priya") links to the one person of the tenant with that first name
-    ("Priya Nair"); a full name seen for the first time, when the tenant knows that first name
-    alone as one person, turns that node into the full name and keeps the first name as an
-    alias, so every memory of either spelling reaches one node. Ambiguous names stay as said.
+    ("Priya Nair"), a short form to the one longer name it is short for ("Kestrel" -> "Project
+    Kestrel", "Halcyon" -> "Halcyon Labs"). A longer name seen for the first time, when the
+    tenant knows its short form alone, turns that node into the longer name and keeps the short
+    one as an alias, so every memory of either spelling reaches one node. Ambiguous names stay
+    as said.
     """
     out: list[str] = []
     for name in names:
@@ -251,28 +268,37 @@ def canonical_names(
             out.append(name)
             continue
         if len(words) == 1 and name[:1].isupper():
-            people = _people(tx, name)
-            out.append(people[0].name if len(people) == 1 else name)
+            longer = _longer(tx, name)
+            out.append(longer[0].name if len(longer) == 1 else name)
             continue
-        if 2 <= len(words) <= 3 and categories.get(name) == "person":
-            alone = tx.find_entity(words[0])
-            namesakes = _people(tx, words[0])
-            if (
-                alone is not None
-                and alone.category in (None, "person")
-                and len(alone.name.split()) == 1
-                and not namesakes
-            ):
+        shorts = canon.short_forms(name)
+        if not shorts and 2 <= len(words) <= 3 and categories.get(name) == "person":
+            shorts = [words[0]]
+        person = shorts == [words[0]]
+        for short in shorts:
+            alone = tx.find_entity(short)
+            if alone is None:
+                if not person:  # "Kestrel" will find "Project Kestrel" from now on
+                    tx.add_alias(tx.upsert_entity(name, now=now_us)[0], short)
+                continue
+            fits = not person or alone.category in (None, "person")
+            if alone.name.casefold() == short.casefold() and fits and not _longer(tx, short):
                 tx.update_entity(alone.id, {"name": name})
-                tx.add_alias(alone.id, words[0])
+                tx.add_alias(alone.id, short)
         out.append(name)
     return out
 
 
-def _people(tx: Tx, first: str) -> list[Entity]:
-    """Persons whose full name starts with this first name."""
-    found = tx.entities_by_prefix(normalize_name(first) + " ", FIRST_NAME_CANDIDATES)
-    return [e for e in found if e.category == "person" and e.expired_at is None]
+def _longer(tx: Tx, short: str) -> list[Entity]:
+    """Live entities whose name is this name followed by more words: persons ("Priya" ->
+    "Priya Nair") and company names ("Halcyon" -> "Halcyon Labs")."""
+    found = tx.entities_by_prefix(normalize_name(short) + " ", FIRST_NAME_CANDIDATES)
+    return [
+        e
+        for e in found
+        if e.expired_at is None
+        and (e.category == "person" or canon.short_forms(e.name) == [e.name.split()[0]])
+    ]
 
 
 def _edge(

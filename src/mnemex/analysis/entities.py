@@ -89,13 +89,20 @@ def _pipeline() -> Any:
     # and no lemmatizer, which would cost time unused (~2 ms a message more than NER alone).
     nlp = spacy.load(SPACY_MODEL, exclude=["parser", "lemmatizer"])
     ruler: Any = nlp.add_pipe("entity_ruler", before="ner")
-    patterns = []
+    # Names that are also words ("Black", "Go") are matched after NER, so a person called Dana
+    # Black stays one name; the others before it, so NER cannot cut them.
+    late: Any = nlp.add_pipe("entity_ruler", name="late_ruler", after="ner")
+    patterns: list[dict[str, Any]] = []
+    words: list[dict[str, Any]] = []
+    ambiguous = gazetteer.ambiguous()
     for form, canonical, label, cased in gazetteer.entries():
         tokens = [token.text for token in nlp.make_doc(form)]
         key = "ORTH" if cased else "LOWER"
         pattern = [{key: t if cased else t.lower()} for t in tokens]
-        patterns.append({"label": label, "pattern": pattern, "id": canonical})
+        rows = words if canonical in ambiguous else patterns
+        rows.append({"label": label, "pattern": pattern, "id": canonical})
     ruler.add_patterns(patterns)
+    late.add_patterns(words)
     return nlp
 
 
@@ -318,10 +325,13 @@ def link(text: str, mentions: list[Mention], lookup: Lookup) -> list[Mention]:
         if entity is not None:
             mention.text, mention.entity_id = entity.name, entity.id
     extra: list[Mention] = []
+    ambiguous = gazetteer.ambiguous()
     for gram, start, end in grams:
         entity = known.get(gram)
         if entity is None or any(m.start < end and start < m.end for m in mentions + extra):
             continue
+        if entity.name in ambiguous and gram != entity.name:
+            continue  # "we go with Postgres": the word, not the language Go
         extra.append(
             Mention(entity.name, entity.category or "KNOWN", start, end, "store", entity.id)
         )
