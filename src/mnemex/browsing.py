@@ -11,10 +11,12 @@ from contextlib import AbstractContextManager
 from datetime import datetime
 
 from mnemex import limits, saving
-from mnemex.clock import from_micros, to_micros
+from mnemex.analysis.relations import relation_name
+from mnemex.clock import from_micros, parse_time, to_micros
 from mnemex.config import Settings
 from mnemex.engine import Engine, require
 from mnemex.errors import InvalidInputError, NotFoundError
+from mnemex.graph import query
 from mnemex.graph.neighbourhood import neighbourhood, overview
 from mnemex.models import PIN_TAG, Entity, Event, Graph, Memory
 from mnemex.store.base import MemoryFilter, Tx
@@ -134,10 +136,25 @@ class Browsing:
         with self._read() as tx:
             return tx.list_entities(limit, offset)
 
-    def graph(self, entity: str | None = None, *, depth: int = 2, limit: int = 2_000) -> Graph:
+    def graph(
+        self,
+        entity: str | None = None,
+        *,
+        depth: int = 2,
+        limit: int = 2_000,
+        categories: Sequence[str] | None = None,
+        relation_types: Sequence[str] | None = None,
+        as_of: datetime | str | None = None,
+        memories: bool = True,
+    ) -> Graph:
         """The entity, the memories mentioning it and the relations around it, `depth` hops out;
         with no entity, every entity (up to `limit`, expired ones too, with their dates and
-        mention counts) and the relations between them: the store's whole graph."""
+        mention counts) and the relations between them: the store's whole graph.
+
+        `categories` and `relation_types` keep only neighbours of those kinds and edges of those
+        types; `as_of` shows the graph as it stood then (created later: absent; expired by then:
+        shown expired). Any of them, or `memories=False`, gives the entity graph alone (each edge
+        with its source memory)."""
         if entity is None:
             if isinstance(limit, bool) or not isinstance(limit, int) or not 1 <= limit <= 10_000:
                 raise InvalidInputError(
@@ -148,11 +165,57 @@ class Browsing:
         limits.check_text(entity, "entity", self.settings.max_entity_chars)
         if isinstance(depth, bool) or not isinstance(depth, int) or not 1 <= depth <= 4:
             raise InvalidInputError("depth", "must be within [1, 4]", limit=4)
+        flt = self._graph_filter(categories, relation_types, as_of)
         with self._read() as tx:
             root = tx.find_entity(entity)
             if root is None:
                 raise NotFoundError("entity", entity)
-            return neighbourhood(tx, root, depth)
+            if memories and flt == query.GraphFilter():
+                return neighbourhood(tx, root, depth)
+            return query.neighbours(tx, root, depth, flt)
+
+    def path(
+        self,
+        from_entity: str,
+        to_entity: str,
+        *,
+        relation_types: Sequence[str] | None = None,
+        as_of: datetime | str | None = None,
+    ) -> Graph:
+        """The shortest chain of relations between two entities (either direction), at most
+        six hops; an empty graph when none joins them."""
+        limits.check_text(from_entity, "from_entity", self.settings.max_entity_chars)
+        limits.check_text(to_entity, "to_entity", self.settings.max_entity_chars)
+        flt = self._graph_filter(None, relation_types, as_of)
+        with self._read() as tx:
+            a, b = tx.find_entity(from_entity), tx.find_entity(to_entity)
+            if a is None:
+                raise NotFoundError("entity", from_entity)
+            if b is None:
+                raise NotFoundError("entity", to_entity)
+            return query.shortest_path(tx, a, b, flt)
+
+    def _graph_filter(
+        self,
+        categories: Sequence[str] | None,
+        relation_types: Sequence[str] | None,
+        as_of: datetime | str | None,
+    ) -> query.GraphFilter:
+        def names(value: Sequence[str] | None, field: str) -> frozenset[str]:
+            if value is None:
+                return frozenset()
+            if isinstance(value, str):
+                value = [value]
+            checked = [limits.check_text(v, field, 100) for v in value]
+            return frozenset(v.strip().casefold().replace(" ", "_") for v in checked)
+
+        return query.GraphFilter(
+            categories=names(categories, "categories"),
+            relation_types=frozenset(
+                relation_name(t) for t in names(relation_types, "relation_types")
+            ),
+            as_of=None if as_of is None else parse_time(as_of, "as_of"),
+        )
 
     def pin(self, memory_id: str, *, pinned: bool = True) -> Memory:
         """Pin a memory (the tag `pinned`: gc never archives it) or, `pinned=False`, unpin it."""

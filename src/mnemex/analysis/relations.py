@@ -50,6 +50,50 @@ VERBS = {
     "lives in": "lives_in",
     "is based in": "based_in",
 }
+# Other names of the same relation type ("employer" and "works for" are works_at).
+SYNONYMS = {
+    **{verb.replace(" ", "_"): kind for verb, kind in VERBS.items()},
+    "employed_by": "works_at",
+    "employer": "works_at",
+    "works_with": "works_with",
+    "colleague_of": "works_with",
+    "member": "member_of",
+    "joined": "member_of",
+    "in_team": "member_of",
+    "manager_of": "manages",
+    "managed_by": "reports_to",
+    "boss": "reports_to",
+    "reports": "reports_to",
+    "lead_of": "leads",
+    "leader_of": "leads",
+    "owner_of": "owns",
+    "owned_by": "owned_by",
+    "located_in": "based_in",
+    "lives_at": "lives_in",
+    "resides_in": "lives_in",
+    "uses_tool": "uses",
+    "relies_on": "depends_on",
+    "requires": "depends_on",
+    "created_by": "built_by",
+    "authored": "built",
+    "related": "related_to",
+    "relates_to": "related_to",
+    "associated_with": "related_to",
+    "linked_to": "related_to",
+    "connected_to": "related_to",
+}
+# Types that say nothing about how two things relate (maint scan reports them).
+VAGUE = frozenset({"related_to", "at", "with", "has", "is", "and", "mentions", "leads_to"})
+# A type and the type that reads the same edge the other way round.
+INVERSES = {"reports_to": "manages", "built_by": "built", "owned_by": "owns"}
+
+
+def relation_name(kind: str) -> str:
+    """A relation type in snake_case, through the synonym table ("works for" -> works_at)."""
+    key = "_".join(kind.strip().casefold().replace("-", " ").split())
+    return SYNONYMS.get(key, key)
+
+
 _VERB_ALT = "|".join(sorted((re.escape(v) for v in VERBS), key=len, reverse=True))
 _ADVERB = r"(?:(?:also|now|currently|still|mainly|mostly|actively|already|actually)\s+)?"
 _DET = r"(?:(?:the|a|an|our|my|their|his|her|its)\s+)?"

@@ -13,6 +13,7 @@ from datetime import datetime
 from typing import Any
 
 from mnemex import limits
+from mnemex.analysis.relations import relation_name
 from mnemex.clock import to_micros
 from mnemex.config import Settings
 from mnemex.errors import InvalidInputError
@@ -75,10 +76,8 @@ def check_relation(item: dict[str, Any], prefix: str, settings: Settings) -> dic
         "to_entity": limits.check_text(
             item.get("to_entity"), f"{prefix}to_entity", settings.max_entity_chars
         ),
-        "relation_type": "_".join(
+        "relation_type": relation_name(
             limits.check_text(item.get("relation_type"), f"{prefix}relation_type", 100)
-            .casefold()
-            .split()
         ),
         "strength": 1.0
         if strength is None
@@ -106,15 +105,18 @@ def check_batch(
 def _merge(tx: Tx, entity_id: str, item: dict[str, Any]) -> None:
     current = tx.get_entities([entity_id])[entity_id]
     changes: dict[str, Any] = {}
+    marks: dict[str, Any] = {}
     if item["category"] is not None:
         changes["category"] = item["category"]
+        marks["category_set_by"] = "user"  # enrichment never overrides a person's category
     if item["summary"] is not None:
         changes["summary"] = item["summary"]
+        marks["summary_set_by"] = "user"
     tags = list(dict.fromkeys([*current.tags, *item["tags"]]))
     if tags != current.tags:
         changes["tags"] = tags
-    if item["details"]:
-        changes["details"] = {**current.details, **item["details"]}
+    if item["details"] or marks:
+        changes["details"] = {**current.details, **item["details"], **marks}
     if changes:
         tx.update_entity(entity_id, changes)
     for alias in item["aliases"]:
@@ -180,7 +182,7 @@ def relate(
         from_id=tx.upsert_entity(from_entity, now=now_us)[0],
         to_kind="entity",
         to_id=tx.upsert_entity(to_entity, now=now_us)[0],
-        type="_".join(kind.casefold().split()),
+        type=relation_name(kind),
         strength=strength,
         source_memory=source_memory,
         created_at=now,

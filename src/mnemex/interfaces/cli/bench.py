@@ -85,6 +85,18 @@ def bench_console(
     emit(rows, as_json, lambda r: rows_table(r, "mnemex bench console"))
 
 
+@bench_app.command("graph")
+def bench_graph(
+    entities: int = typer.Option(50_000, help="Entities of the graph store."),
+    edges: int = typer.Option(200_000, help="Random typed relations between them."),
+    queries: int = typer.Option(200, help="Depth-2 queries timed (a quarter as many paths)."),
+    as_json: bool = JSON_OPTION,
+) -> None:
+    """store.graph(name, depth=2) and store.path(a, b) latency on a large entity graph."""
+    row = lab("graph").run(entities, edges, queries)
+    emit(row, as_json, lambda r: rows_table([r], "mnemex bench graph"))
+
+
 @bench_app.command("ingest")
 def bench_ingest(
     chunks: int = typer.Option(10_000, help="Markdown chunks in the synthetic vault."),

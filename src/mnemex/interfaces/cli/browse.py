@@ -178,26 +178,55 @@ def graph(
     name: str | None = typer.Argument(None, help="An entity (default: the whole entity graph)."),
     depth: int = typer.Option(2, help="Hops out from the entity (1-4)."),
     limit: int = typer.Option(2000, help="Without an entity: at most this many entities."),
+    category: list[str] = typer.Option([], help="Keep neighbours of this category (repeat)."),
+    relation: list[str] = typer.Option([], help="Keep edges of this type (repeat)."),
+    as_of: str | None = typer.Option(None, "--as-of", help="The graph as it stood then."),
+    memories: bool = typer.Option(True, "--memories/--no-memories", help="Mentioning memories."),
     as_json: bool = JSON_OPTION,
 ) -> None:
     """An entity's neighbourhood (memories and relations), or every entity and relation."""
     with open_store(create=False) as store:
-        found = store.graph(name, depth=depth, limit=limit)
+        found = store.graph(
+            name,
+            depth=depth,
+            limit=limit,
+            categories=category or None,
+            relation_types=relation or None,
+            as_of=as_of,
+            memories=memories,
+        )
+    emit(found, as_json, _render_graph)
 
-    def render(g: Graph) -> None:
-        labels = {node.id: node.label for node in g.nodes}
-        for node in g.nodes:
-            say(
-                f"{node.id}  {node.kind}  {node.label}"
-                + (f"  [{node.category}]" if node.category else "")
-            )
-        for edge in g.edges:
-            start, end = labels.get(edge.from_id, edge.from_id), labels.get(edge.to_id, edge.to_id)
-            say(f"  {start} -{edge.type}-> {end}", "dim")
-        if not g.nodes:
-            say("no entities")
 
-    emit(found, as_json, render)
+@command("path")
+def path(
+    from_entity: str = typer.Argument(..., help="One entity."),
+    to_entity: str = typer.Argument(..., help="The other."),
+    relation: list[str] = typer.Option([], help="Follow only edges of this type (repeat)."),
+    as_of: str | None = typer.Option(None, "--as-of", help="The graph as it stood then."),
+    as_json: bool = JSON_OPTION,
+) -> None:
+    """The shortest chain of relations between two entities."""
+    with open_store(create=False) as store:
+        found = store.path(from_entity, to_entity, relation_types=relation or None, as_of=as_of)
+    emit(found, as_json, _render_graph)
+
+
+def _render_graph(g: Graph) -> None:
+    """Nodes, then edges (from -type-> to, with the memory that stated it)."""
+    labels = {node.id: node.label for node in g.nodes}
+    for node in g.nodes:
+        say(
+            f"{node.id}  {node.kind}  {node.label}"
+            + (f"  [{node.category}]" if node.category else "")
+        )
+    for edge in g.edges:
+        start, end = labels.get(edge.from_id, edge.from_id), labels.get(edge.to_id, edge.to_id)
+        expired = "  (expired)" if edge.expired_at is not None else ""
+        source = f"  <- {edge.source_memory}" if edge.source_memory else ""
+        say(f"  {start} -{edge.type}-> {end}{expired}{source}", "dim")
+    if not g.nodes:
+        say("no entities")
 
 
 @command("relate")

@@ -124,6 +124,19 @@ class GraphQuery(Strict):
     entity: str | None = None
     depth: int = 2
     limit: int = 2_000
+    category: list[str] | None = None
+    relation: list[str] | None = None
+    as_of: str | None = None
+    memories: bool = True
+
+
+class PathQuery(Strict):
+    """The shortest chain of relations between two entities."""
+
+    from_entity: str
+    to_entity: str
+    relation: list[str] | None = None
+    as_of: str | None = None
 
 
 class EventsQuery(Strict):

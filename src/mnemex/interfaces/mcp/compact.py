@@ -139,7 +139,18 @@ def graph_brief(graph: Graph) -> dict[str, Any]:
     """Nodes with labels and edges as (from, type, to) triples."""
     return {
         "nodes": [pruned({"id": n.id, "kind": n.kind, "label": n.label}) for n in graph.nodes],
-        "edges": [{"from": e.from_id, "type": e.type, "to": e.to_id} for e in graph.edges],
+        "edges": [
+            pruned(
+                {
+                    "from": e.from_id,
+                    "type": e.type,
+                    "to": e.to_id,
+                    "source_memory": e.source_memory,
+                    "expired": e.expired_at is not None or None,
+                }
+            )
+            for e in graph.edges
+        ],
     }
 
 

@@ -233,10 +233,34 @@ class MemoryTools:
         return compact.page(entities, offset, limit, compact.entity_brief)
 
     def query_graph(
-        self, entity: Text, ctx: Context, depth: Annotated[int, Field(ge=1, le=4)] = 2
+        self,
+        entity: Text,
+        ctx: Context,
+        depth: Annotated[int, Field(ge=1, le=4)] = 2,
+        categories: list[str] | None = None,
+        relation_types: list[str] | None = None,
+        as_of: str | None = None,
     ) -> Any:
-        """An entity's neighbourhood: the memories that mention it and related entities."""
-        return compact.graph_brief(self._for(ctx).graph(entity, depth=depth))
+        """An entity's neighbourhood: the memories that mention it and related entities;
+        categories / relation_types / as_of give the entity graph filtered, or as it was."""
+        found = self._for(ctx).graph(
+            entity, depth=depth, categories=categories, relation_types=relation_types, as_of=as_of
+        )
+        return compact.graph_brief(found)
+
+    def graph_path(
+        self,
+        from_entity: Text,
+        to_entity: Text,
+        ctx: Context,
+        relation_types: list[str] | None = None,
+        as_of: str | None = None,
+    ) -> Any:
+        """How two entities are connected: the shortest chain of relations between them."""
+        found = self._for(ctx).path(
+            from_entity, to_entity, relation_types=relation_types, as_of=as_of
+        )
+        return compact.graph_brief(found)
 
     def get_profile(self, ctx: Context, limit: Limit = 20) -> Any:
         """The user's current profile: the most important facts that hold now."""
@@ -418,6 +442,7 @@ TOOLS: dict[str, ToolAnnotations] = {
     "create_relation": WRITE,
     "read_graph": READ,
     "query_graph": READ,
+    "graph_path": READ,
     "get_profile": READ,
     "get_facts": READ,
     "timeline": READ,

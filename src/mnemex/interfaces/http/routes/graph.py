@@ -5,13 +5,29 @@ from __future__ import annotations
 from typing import Any
 
 from mnemex.interfaces.http.endpoint import Call, Endpoint
-from mnemex.interfaces.http.schemas import EntitiesIn, EntityList, GraphQuery
+from mnemex.interfaces.http.schemas import EntitiesIn, EntityList, GraphQuery, PathQuery
 
 
 def graph(call: Call) -> Any:
     """GET /v1/graph."""
     query: GraphQuery = call.query
-    return call.store.graph(query.entity, depth=query.depth, limit=query.limit)
+    return call.store.graph(
+        query.entity,
+        depth=query.depth,
+        limit=query.limit,
+        categories=query.category,
+        relation_types=query.relation,
+        as_of=query.as_of,
+        memories=query.memories,
+    )
+
+
+def path(call: Call) -> Any:
+    """GET /v1/graph/path."""
+    query: PathQuery = call.query
+    return call.store.path(
+        query.from_entity, query.to_entity, relation_types=query.relation, as_of=query.as_of
+    )
 
 
 def entity(call: Call) -> Any:
@@ -38,6 +54,14 @@ def upsert(call: Call) -> Any:
 
 ENDPOINTS = [
     Endpoint("GET", "/v1/graph", graph, "An entity's neighbourhood", "graph", query=GraphQuery),
+    Endpoint(
+        "GET",
+        "/v1/graph/path",
+        path,
+        "The shortest path between two entities",
+        "graph",
+        query=PathQuery,
+    ),
     Endpoint("GET", "/v1/entities", list_entities, "List entities", "graph", query=EntityList),
     Endpoint("GET", "/v1/entities/{name}", entity, "Read one entity", "graph"),
     Endpoint(
