@@ -109,8 +109,10 @@ def _names(entity: Any) -> set[str]:
     return {fold(entity.name), *(fold(a) for a in entity.aliases)}
 
 
-def score_messages(messages: Sequence[dict[str, Any]], settings: Settings) -> dict[str, Any]:
-    """Entity, category and tag figures of the messages saved in order into one store."""
+def _saved(
+    messages: Sequence[dict[str, Any]], settings: Settings
+) -> list[tuple[dict[str, Any], Any, list[tuple[str, Any]]]]:
+    """Each message saved in order into one store, with its memory and the nodes it links."""
     saved = []
     with mnemex.open(":memory:", settings=settings) as store:
         for item in messages:
@@ -124,6 +126,12 @@ def score_messages(messages: Sequence[dict[str, Any]], settings: Settings) -> di
                 if node is not None:
                     nodes[node.id] = (name, node)
             rows.append((item, memory, list(nodes.values())))
+    return rows
+
+
+def score_messages(messages: Sequence[dict[str, Any]], settings: Settings) -> dict[str, Any]:
+    """Entity, category and tag figures of the messages saved in order into one store."""
+    rows = _saved(messages, settings)
     predicted = right = right_loose = labelled = found = found_loose = 0
     categories = categories_right = 0
     tags_total = tags_ok = fragments = with_tags_ok = filled = fillable = 0
@@ -335,7 +343,10 @@ def summary_rows(report: dict[str, Any]) -> list[dict[str, Any]]:
         {"figure": "saves with entities filled", "value": m["saves_with_entities"]},
         {"figure": "category accuracy", "value": m["category_accuracy"]},
         {"figure": "tags acceptable", "value": m["tags_acceptable"]},
-        {"figure": "messages with an acceptable tag", "value": m["messages_with_an_acceptable_tag"]},
+        {
+            "figure": "messages with an acceptable tag",
+            "value": m["messages_with_an_acceptable_tag"],
+        },
         {"figure": "fragment tags", "value": m["fragment_tags"]},
         {"figure": "intent label as first tag", "value": m["intent_label_first"]},
         {"figure": "merge precision", "value": p["merge_precision"]},

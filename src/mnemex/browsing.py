@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from contextlib import AbstractContextManager
 from datetime import datetime
+from typing import Any
 
 from mnemex import limits, saving
 from mnemex.analysis.relations import relation_name
@@ -16,7 +17,7 @@ from mnemex.clock import from_micros, parse_time, to_micros
 from mnemex.config import Settings
 from mnemex.engine import Engine, require
 from mnemex.errors import InvalidInputError, NotFoundError
-from mnemex.graph import query
+from mnemex.graph import query, upkeep
 from mnemex.graph.neighbourhood import neighbourhood, overview
 from mnemex.models import PIN_TAG, Entity, Event, Graph, Memory
 from mnemex.store.base import MemoryFilter, Tx
@@ -229,3 +230,34 @@ class Browsing:
                 tx.log_event("pin" if pinned else "unpin", to_micros(now), memory_id, {})
             memory = require(tx, memory_id)
         return self.engine.scored(memory, to_micros(now))
+
+    def maint_scan(self) -> upkeep.MaintReport:
+        """What is wrong with the entity graph (duplicates, orphans, junk, self-loops, reversed
+        and vague relations), each finding with the fix `maint_fix` would make."""
+        with self._read() as tx:
+            return upkeep.scan(tx)
+
+    def maint_fix(
+        self, *, dry_run: bool = True, kinds: Sequence[str] | None = None
+    ) -> upkeep.MaintReport:
+        """Apply the scan's fixes (`dry_run=True`: only report them); each fix is one audit
+        event (`maint_fix`, its id in the finding's `fix_id`) that `maint_undo` reverses."""
+        chosen = None
+        if kinds is not None:
+            unknown = sorted(set(kinds) - set(upkeep.KINDS))
+            if unknown:
+                raise InvalidInputError("kinds", f"unknown kind {unknown[0]!r}")
+            chosen = frozenset(kinds)
+        if dry_run:
+            report = self.maint_scan()
+            if chosen:
+                report.findings = [f for f in report.findings if f.kind in chosen]
+            return report
+        with self._write() as tx:
+            return upkeep.fix(tx, upkeep.scan(tx), self.now(), chosen)
+
+    def maint_undo(self, fix_id: str) -> dict[str, Any]:
+        """Reverse one fix of `maint_fix` (a merge is split again, an expired node restored)."""
+        limits.check_text(fix_id, "fix_id", 64)
+        with self._write() as tx:
+            return upkeep.undo(tx, fix_id, self.now())

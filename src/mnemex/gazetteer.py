@@ -6,6 +6,8 @@ Each entry maps a surface form to (canonical name, label). Forms that are also c
 
 from __future__ import annotations
 
+import functools
+
 TECH = "TECH"
 ORG = "ORG"
 PRODUCT = "PRODUCT"
@@ -13,7 +15,8 @@ PRODUCT = "PRODUCT"
 _TECH = """
 Python|TypeScript|JavaScript|Java|Kotlin|Ruby|PHP|C++|C#|Haskell|Elixir|Erlang|Scala|Clojure|
 Golang|Perl|Lua|Julia|Fortran|COBOL|Dart|Zig|OCaml|SQL|GraphQL|HTML|CSS|Bash|PowerShell|
-React|React Native|Flutter|Vue|Svelte|SvelteKit|Angular|Django|Flask|FastAPI|Rails|Ruby on Rails|Laravel|Next.js|
+React|React Native|Flutter|Vue|Svelte|SvelteKit|Angular|Django|Flask|FastAPI|Rails|
+Ruby on Rails|Laravel|Next.js|
 Nuxt|Node.js|Deno|Bun|Express.js|jQuery|Tailwind|Bootstrap|PyTorch|TensorFlow|Keras|NumPy|
 pandas|scikit-learn|spaCy|Hugging Face|LangChain|Pydantic|SQLAlchemy|Celery|pytest|unittest|
 Jest|Playwright|Selenium|Cypress|webpack|Vite|Babel|ESLint|Prettier|ruff|mypy|Poetry|
@@ -96,6 +99,7 @@ def entries() -> list[tuple[str, str, str, bool]]:
     return rows
 
 
+@functools.cache
 def canonical_map() -> dict[str, tuple[str, str]]:
     """casefolded surface form -> (canonical name, label)."""
     return {form.casefold(): (canonical, label) for form, canonical, label, _ in entries()}

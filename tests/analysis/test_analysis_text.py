@@ -55,17 +55,20 @@ def test_a_name_used_as_a_modifier_is_not_an_object() -> None:
     assert found[0]["kind"] == "attribute" and found[0]["value"] == "the Berlin office"
 
 
-def test_tags_are_few_lowercase_with_a_category() -> None:
+def test_tags_are_topics_never_the_intent_or_a_piece_of_the_sentence() -> None:
     embedder = load_embedder("minilm-int8")
     assert embedder is not None
     text = "We decided to migrate the billing database to PostgreSQL next quarter"
     vector = embedder.embed([text])[0]
+    words = [(w, "NN" if w in {"billing", "database", "quarter"} else "VB") for w in text.split()]
     found = tags.suggest(
-        text, vector=vector, embed=embedder.embed, names=["PostgreSQL"], category_tag="decision"
+        text, vector=vector, embed=embedder.embed, names=["PostgreSQL"], words=words
     )
-    assert found[0] == "decision" and len(found) <= 5
+    assert 0 < len(found) <= 5 and "decision" not in found
     assert all(t == t.lower() for t in found)
-    assert "postgresql" in found
+    assert "database" in found or "billing-database" in found
+    nouns = {"billing", "database", "quarter"}
+    assert all(set(t.split("-")) <= nouns or t in tags.TOPICS for t in found)
 
 
 def test_tags_reuse_existing_store_tags() -> None:
@@ -76,11 +79,18 @@ def test_tags_reuse_existing_store_tags() -> None:
     assert "databases" in found and "database" not in found
 
 
-def test_tags_without_embeddings_prefer_names_and_phrases() -> None:
+def test_tags_without_embeddings_are_the_nouns() -> None:
+    words = [("Ines", "NNP"), ("loves", "VBZ"), ("trail", "NN"), ("running", "NN")]
+    words += [("in", "IN"), ("Quito", "NNP")]
     found = tags.suggest(
-        "Ines loves trail running in Quito", vector=None, embed=None, names=["Ines"]
+        "Ines loves trail running in Quito",
+        vector=None,
+        embed=None,
+        names=["Ines", "Quito"],
+        words=words,
     )
-    assert found[0] == "ines" and "trail-running" in found
+    assert found[0] == "trail-running" and "running" in found
+    assert not {"ines", "loves", "quito", "ines-loves"} & set(found)
 
 
 def test_duplicate_similarity_separates_paraphrase_from_a_changed_value() -> None:

@@ -29,10 +29,20 @@ SET = {
         },
     ],
     "pairs": [
-        {"a": "Tomas", "b": "Tomas Berg", "same": True, "kind": "first_last",
-         "context": ["Tomas Berg joined the data team", "Tomas fixed the flaky build"]},
-        {"a": "Java", "b": "JavaScript", "same": False, "kind": "lookalike",
-         "context": ["The backend is written in Java", "The widget is written in JavaScript"]},
+        {
+            "a": "Tomas",
+            "b": "Tomas Berg",
+            "same": True,
+            "kind": "first_last",
+            "context": ["Tomas Berg joined the data team", "Tomas fixed the flaky build"],
+        },
+        {
+            "a": "Java",
+            "b": "JavaScript",
+            "same": False,
+            "kind": "lookalike",
+            "context": ["The backend is written in Java", "The widget is written in JavaScript"],
+        },
     ],
     "walkthrough": {
         "memories": ["Tomas Berg works at Initech", "My editor is Helix"],

@@ -32,6 +32,8 @@ CONTRACT = {
     "read_graph": "limit offset",
     "query_graph": "entity* depth categories relation_types as_of",
     "graph_path": "from_entity* to_entity* relation_types as_of",
+    "maint_scan": "",
+    "maint_fix": "dry_run kinds",
     "get_profile": "limit",
     "get_facts": "subject relation as_of include_history limit offset",
     "timeline": "subject* limit offset",

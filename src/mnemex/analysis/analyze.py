@@ -202,7 +202,6 @@ class Analyzer:
     def _tags(
         self, text: str, found: Findings, embed: EmbedFn | None, view: StoreView | None
     ) -> list[str]:
-        result = found.analysis
         names = [m.text for m in found.mentions if m.named]
         tagged = None
         if self.settings.analysis_spacy:

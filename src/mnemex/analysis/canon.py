@@ -112,7 +112,9 @@ def junk_word(tag: str | None, word: str, source: str) -> bool:
 # Words before a name that say what it is: "Project Kestrel" is also called "Kestrel".
 NAME_HEADS = frozenset("project operation team program programme".split())
 # Words after a name that make it a company's: "Halcyon Labs" is also "Halcyon".
-ORG_TAILS = frozenset("labs lab inc inc. corp corp. ltd ltd. llc gmbh group co co. technologies".split())
+ORG_TAILS = frozenset(
+    "labs lab inc inc. corp corp. ltd ltd. llc gmbh group co co. technologies".split()
+)
 
 
 def short_forms(name: str) -> list[str]:

@@ -17,6 +17,7 @@ from typing import Any, Protocol
 from mnemex.analysis import canon, entities, portrait
 from mnemex.analysis.analyze import Analyzer, Vector
 from mnemex.analysis.intent import SAVE_INTENTS
+from mnemex.analysis.relations import relation_name
 from mnemex.clock import to_micros
 from mnemex.config import Settings
 from mnemex.embed import Embedder, from_bytes
@@ -213,11 +214,11 @@ def apply(
                 continue  # a first name's label says little about the full name's node
             entity_id = tx.upsert_entity(name, now=now_us)[0]
             vote(tx, entity_id, category, weights.get(name, 1))
-        for found in enrichment.get("relations", []):
+        for said in enrichment.get("relations", []):
             found = {
-                **found,
-                "subject": canonical.get(found["subject"], found["subject"]),
-                "object": canonical.get(found.get("object"), found.get("object")),
+                **said,
+                "subject": canonical.get(said["subject"], said["subject"]),
+                "object": canonical.get(said.get("object"), said.get("object")),
             }
             if found["kind"] == "relationship":
                 touched += _edge(tx, memory_id, found, now, now_us, tenant)
@@ -315,7 +316,7 @@ def _edge(
             from_id=a,
             to_kind="entity",
             to_id=b,
-            type=found["type"],
+            type=relation_name(found["type"]),
             strength=1.0,
             source_memory=memory_id,
             created_at=now,
@@ -337,7 +338,7 @@ def _attribute(tx: Tx, found: dict[str, Any], now: datetime, now_us: int) -> str
         changes["tags"] = entity.tags + new_tags
     attributes = list(entity.details.get("attributes", []))
     if line and line.casefold() not in {str(a).casefold() for a in attributes}:
-        attributes = (attributes + [line])[-portrait.MAX_ATTRIBUTES :]
+        attributes = [*attributes, line][-portrait.MAX_ATTRIBUTES :]
         changes["details"] = {**entity.details, "attributes": attributes}
     if changes:
         tx.update_entity(entity_id, changes)

@@ -243,6 +243,9 @@ def spacy_mentions(nlp: Any, text: str) -> list[Mention]:
     words, ents = parse(nlp, text)
     found = []
     for ent_text, label, start, end, ent_id in ents:
+        known = None if ent_id else gazetteer.canonical_map().get(ent_text.casefold())
+        if known is not None and known[0] == ent_text:  # NER took a name the late ruler knows
+            ent_id, label = known
         if label in _DROP_SPACY:
             continue
         source = "ruler" if ent_id else "spacy"

@@ -24,9 +24,7 @@ def _clip(text: str, limit: int = SUMMARY_CHARS) -> str:
     return cut + "…"
 
 
-def _relation_lines(
-    entity: Entity, relations: list[Relation], names: dict[str, str]
-) -> list[str]:
+def _relation_lines(entity: Entity, relations: list[Relation], names: dict[str, str]) -> list[str]:
     lines = []
     for r in relations:
         if r.from_id == entity.id:
@@ -42,7 +40,9 @@ def summary(
     """One line: the attributes, then current facts, then outgoing relations."""
     parts = [str(a) for a in entity.details.get("attributes", [])]
     parts += [f"{f.relation.replace('_', ' ')}: {f.object}" for f in facts]
-    parts += [line for line in _relation_lines(entity, relations, names) if not line.endswith(" it")]
+    parts += [
+        line for line in _relation_lines(entity, relations, names) if not line.endswith(" it")
+    ]
     head = entity.category.capitalize() if entity.category else "Entity"
     return _clip(f"{head}. " + "; ".join(parts) if parts else head)
 
@@ -82,9 +82,7 @@ def refresh(tx: Tx, entity_id: str) -> None:
     facts = sorted(
         tx.facts_for_key(entity_id, None, ("active",)), key=lambda f: (f.relation, f.object)
     )
-    relations = sorted(
-        tx.graph_edges([entity_id]), key=lambda r: (r.type, r.from_id, r.to_id)
-    )
+    relations = sorted(tx.graph_edges([entity_id]), key=lambda r: (r.type, r.from_id, r.to_id))
     ends = {r.to_id for r in relations} | {r.from_id for r in relations}
     names = {e.id: e.name for e in tx.get_entities(sorted(ends - {entity_id})).values()}
     sources = sorted(

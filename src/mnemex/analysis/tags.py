@@ -230,8 +230,8 @@ def suggest(
         if "topics" in sources:
             lowered = {_singular(w) for w in text.lower().split()}
             picked += [t for t in TOPICS if _singular(t) in lowered]
-        tags = [reuse(normalize_tag(p), None, known, None) for p in picked]
-        return list(dict.fromkeys(t for t in tags if t))[:limit]
+        lexical = [reuse(normalize_tag(p), None, known, None) for p in picked]
+        return list(dict.fromkeys(t for t in lexical if t))[:limit]
     phrases = list(nouns)
     topics = list(TOPICS) if "topics" in sources else []
     pool = phrases + [t for t in topics if t not in phrases]

@@ -476,11 +476,14 @@ class GraphRows:
             "SELECT id, relation, status FROM facts WHERE tenant = ? AND subject_id = ?",
             (t, from_id),
         ).fetchall():
-            taken = status == "active" and self.conn.execute(
-                "SELECT 1 FROM facts WHERE tenant = ? AND subject_id = ? AND relation = ? "
-                "AND status = 'active'",
-                (t, to_id, relation_name),
-            ).fetchone()
+            taken = (
+                status == "active"
+                and self.conn.execute(
+                    "SELECT 1 FROM facts WHERE tenant = ? AND subject_id = ? AND relation = ? "
+                    "AND status = 'active'",
+                    (t, to_id, relation_name),
+                ).fetchone()
+            )
             if taken:
                 report["kept_facts"].append(fact_id)
                 continue
@@ -492,3 +495,17 @@ class GraphRows:
             self.conn.execute("UPDATE facts SET object_id = ? WHERE id = ?", (to_id, fact_id))
             report["object_facts"].append(fact_id)
         return report
+
+    def move_fact_subjects(
+        self, fact_ids: Sequence[str], object_fact_ids: Sequence[str], entity_id: str
+    ) -> None:
+        """Give facts back their subject (or object) entity: the undo of a merge."""
+        self._writable()
+        self.conn.executemany(
+            "UPDATE facts SET subject_id = ? WHERE tenant = ? AND id = ?",
+            [(entity_id, self.tenant, fact_id) for fact_id in fact_ids],
+        )
+        self.conn.executemany(
+            "UPDATE facts SET object_id = ? WHERE tenant = ? AND id = ?",
+            [(entity_id, self.tenant, fact_id) for fact_id in object_fact_ids],
+        )

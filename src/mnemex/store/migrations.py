@@ -420,7 +420,7 @@ def _m012_entity_keys(conn: Connection) -> None:
         if key != norm and clash is None:
             conn.execute("UPDATE entities SET norm = ? WHERE id = ?", (key, entity_id))
     aliases = conn.execute("SELECT tenant, alias_norm, entity_id FROM entity_aliases").fetchall()
-    for tenant, alias_norm, entity_id in aliases:
+    for tenant, alias_norm, _entity in aliases:
         key = normalize_name(alias_norm)
         if key == alias_norm:
             continue

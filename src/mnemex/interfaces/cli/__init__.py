@@ -10,6 +10,7 @@ from mnemex.interfaces.cli import (
     ingest,
     ledger,
     lifecycle,
+    maint,
     memories,
     server,
     tokens,
@@ -17,7 +18,19 @@ from mnemex.interfaces.cli import (
 from mnemex.interfaces.cli._app import app
 
 __all__ = ["app", "main"]
-_COMMAND_MODULES = (bench, browse, data, hooks, ingest, ledger, lifecycle, memories, server, tokens)
+_COMMAND_MODULES = (
+    bench,
+    browse,
+    data,
+    hooks,
+    ingest,
+    ledger,
+    lifecycle,
+    maint,
+    memories,
+    server,
+    tokens,
+)
 
 
 def main() -> None:

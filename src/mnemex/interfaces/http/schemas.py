@@ -130,6 +130,13 @@ class GraphQuery(Strict):
     memories: bool = True
 
 
+class MaintFixIn(Strict):
+    """Which upkeep fixes to make; a dry run unless dry_run is false."""
+
+    dry_run: bool = True
+    kinds: list[str] | None = None
+
+
 class PathQuery(Strict):
     """The shortest chain of relations between two entities."""
 

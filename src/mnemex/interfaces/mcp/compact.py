@@ -162,3 +162,16 @@ def page(items: Sequence[T], offset: int, limit: int, render: Callable[[T], Any]
     if more:
         result["next_offset"] = offset + limit
     return result
+
+
+def finding_brief(finding: Any) -> dict[str, Any]:
+    """One upkeep finding: kind, names, the fix, and its id once made."""
+    return pruned(
+        {
+            "kind": finding.kind,
+            "names": finding.names,
+            "fix": finding.fix,
+            "fix_id": finding.fix_id,
+            "fixed": finding.fixed or None,
+        }
+    )

@@ -262,6 +262,22 @@ class MemoryTools:
         )
         return compact.graph_brief(found)
 
+    def maint_scan(self, ctx: Context) -> Any:
+        """What is wrong with the entity graph: duplicates, orphans, junk, bad relations."""
+        report = self._for(ctx).maint_scan()
+        return {
+            "counts": report.counts,
+            "findings": [compact.finding_brief(f) for f in report.findings],
+        }
+
+    def maint_fix(self, ctx: Context, dry_run: bool = True, kinds: list[str] | None = None) -> Any:
+        """Fix the graph's findings (a dry run unless dry_run=false); each fix can be undone."""
+        report = self._for(ctx).maint_fix(dry_run=dry_run, kinds=kinds)
+        return {
+            "counts": report.counts,
+            "findings": [compact.finding_brief(f) for f in report.findings],
+        }
+
     def get_profile(self, ctx: Context, limit: Limit = 20) -> Any:
         """The user's current profile: the most important facts that hold now."""
         facts = self._for(ctx).profile(limit=limit)
@@ -443,6 +459,8 @@ TOOLS: dict[str, ToolAnnotations] = {
     "read_graph": READ,
     "query_graph": READ,
     "graph_path": READ,
+    "maint_scan": READ,
+    "maint_fix": WRITE,
     "get_profile": READ,
     "get_facts": READ,
     "timeline": READ,

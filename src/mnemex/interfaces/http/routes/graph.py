@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from mnemex.interfaces.http.endpoint import Call, Endpoint
-from mnemex.interfaces.http.schemas import EntitiesIn, EntityList, GraphQuery, PathQuery
+from mnemex.interfaces.http.schemas import EntitiesIn, EntityList, GraphQuery, MaintFixIn, PathQuery
 
 
 def graph(call: Call) -> Any:
@@ -52,7 +52,33 @@ def upsert(call: Call) -> Any:
     )
 
 
+def maint_scan(call: Call) -> Any:
+    """GET /v1/maint/scan."""
+    return call.store.maint_scan()
+
+
+def maint_fix(call: Call) -> Any:
+    """POST /v1/maint/fix."""
+    body: MaintFixIn = call.body
+    return call.store.maint_fix(dry_run=body.dry_run, kinds=body.kinds)
+
+
+def maint_undo(call: Call) -> Any:
+    """POST /v1/maint/undo/{fix_id}."""
+    return call.store.maint_undo(call.path["fix_id"])
+
+
 ENDPOINTS = [
+    Endpoint("GET", "/v1/maint/scan", maint_scan, "What is wrong with the graph", "graph"),
+    Endpoint(
+        "POST",
+        "/v1/maint/fix",
+        maint_fix,
+        "Fix the graph (dry run by default)",
+        "graph",
+        body=MaintFixIn,
+    ),
+    Endpoint("POST", "/v1/maint/undo/{fix_id}", maint_undo, "Reverse one fix", "graph"),
     Endpoint("GET", "/v1/graph", graph, "An entity's neighbourhood", "graph", query=GraphQuery),
     Endpoint(
         "GET",
