@@ -12,8 +12,10 @@ are read back as the nodes they became (canonical name and aliases):
   spaces, a plural); a tag is a sentence fragment when it has three words or more, or two words
   whose last is not a noun of the text or one of which is a verb, adverb, pronoun, determiner,
   preposition or number (spaCy's tagger on the message) and the labeller did not list it;
-- each pair is set up in a fresh store from its context memories: "same" is predicted when both
-  names are one node, or `maint scan` proposes merging their nodes;
+- each pair is set up in a fresh store from its context memories; a name's node is the entity of
+  that name or alias, else the entity that a memory using the name links to and whose name has
+  it as a word ("Priya" -> "Priya Nair"); "same" is predicted when both names reach one node, or
+  `maint scan` proposes merging their nodes;
 - the walk-through persona is saved in order in a fresh store and each fact `profile()` returns is
   right when a labelled fact has its subject (the store's `user` is the persona, the subject of
   the first labelled fact), a value that equals or contains the labelled one (or is contained in
@@ -24,6 +26,7 @@ from __future__ import annotations
 
 import functools
 import json
+import re
 import time
 import unicodedata
 from collections.abc import Iterable, Sequence
@@ -223,6 +226,23 @@ def _ratio(num: int, den: int) -> float:
     return round(num / den, 4) if den else 0.0
 
 
+def _resolve(store: mnemex.MemoryStore, name: str, saved: Sequence[tuple[str, Any]]) -> Any:
+    """The node a name became in the memories that use it as written: the entity that memory
+    links to and that the name names (its name or an alias, or a word of its name: "Priya" in
+    "Priya Nair"); None when those memories link none (the word stayed a word). A name no
+    context memory writes that way is looked up in the store."""
+    key = fold(name)
+    using = [m for text, m in saved if re.search(rf"(?<!\w){re.escape(name)}(?!\w)", text)]
+    linked = [n for m in using for n in map(lambda e: _node(store, e), m.entities) if n]
+    for other in linked:
+        if key in _names(other):
+            return other
+    for other in linked:
+        if any(key in n.split() for n in _names(other)):
+            return other
+    return None if using else _node(store, name)
+
+
 def proposed_merges(store: mnemex.MemoryStore) -> set[frozenset[str]]:
     """Entity id pairs that `maint scan` proposes to merge."""
     scan = getattr(store, "maint_scan", None)
@@ -244,9 +264,8 @@ def score_pairs(pairs: Sequence[dict[str, Any]], settings: Settings) -> dict[str
     wrong: list[dict[str, Any]] = []
     for pair in pairs:
         with mnemex.open(":memory:", settings=settings) as store:
-            for text in pair.get("context", []):
-                store.save(text)
-            a, b = _node(store, pair["a"]), _node(store, pair["b"])
+            saved = [(text, store.save(text).memory) for text in pair.get("context", [])]
+            a, b = _resolve(store, pair["a"], saved), _resolve(store, pair["b"], saved)
             merges = proposed_merges(store)
         same = a is not None and b is not None and (a.id == b.id or {a.id, b.id} in merges)
         truth = bool(pair["same"])

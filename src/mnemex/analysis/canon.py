@@ -110,7 +110,8 @@ def junk_word(tag: str | None, word: str, source: str) -> bool:
 
 
 # Words before a name that say what it is: "Project Kestrel" is also called "Kestrel".
-NAME_HEADS = frozenset("project operation team program programme".split())
+NAME_HEADS = frozenset("project operation team program programme lake mount mt".split())
+TITLES = frozenset("dr dr. mr mr. mrs mrs. ms ms. prof prof. doctor".split())
 # Words after a name that make it a company's: "Halcyon Labs" is also "Halcyon".
 ORG_TAILS = frozenset(
     "labs lab inc inc. corp corp. ltd ltd. llc gmbh group co co. technologies".split()
@@ -128,6 +129,14 @@ def short_forms(name: str) -> list[str]:
     if words[-1].casefold() in ORG_TAILS:
         return [" ".join(words[:-1])]
     return []
+
+
+def untitled(name: str) -> str | None:
+    """The name without a title ("Dr. Okafor" -> "Okafor"), or None when it has none."""
+    words = name.split()
+    if len(words) >= 2 and words[0].casefold() in TITLES:
+        return " ".join(words[1:])
+    return None
 
 
 def nameworthy(name: str) -> bool:
@@ -202,3 +211,20 @@ def voted(votes: Mapping[str, int]) -> str | None:
         return None
     order = {c: i for i, c in enumerate(CATEGORIES)}
     return min(votes, key=lambda c: (-votes[c], order.get(c, len(order))))
+
+
+def initials(name: str) -> str:
+    """The acronym a name's words (and their capitalised parts) give: "Amazon Web Services" ->
+    "AWS", "GitHub Actions" -> "GHA"."""
+    parts = re.findall(r"[A-Z][a-z]*|[a-z]+|\d+", name)
+    return "".join(p[0].upper() for p in parts if p)
+
+
+def acronym_of(short: str, name: str) -> bool:
+    """Whether `short` (2 to 5 capitals) is the acronym of the longer name."""
+    return (
+        short.isupper()
+        and 2 <= len(short) <= 5
+        and len(name.split()) >= 2
+        and initials(name) == short
+    )

@@ -158,6 +158,13 @@ def enrich(
                 categories[name], weights[name] = vote_
         filled["entity_categories"] = categories
         filled["category_weights"] = weights
+        surfaces: dict[str, list[str]] = {}
+        for m in named:
+            said = draft.content[m.start : m.end].strip()
+            if m.source == "ruler" and said and normalize_name(said) != normalize_name(m.text):
+                surfaces.setdefault(m.text, []).append(said)  # "Postgres" for PostgreSQL
+        if surfaces:
+            filled["entity_aliases"] = surfaces
     if "tags" not in draft.given and result.tags and settings.analysis_tags:
         cleaned = [normalize_tag(t)[: settings.max_tag_chars] for t in result.tags]
         draft.tags = list(dict.fromkeys(t for t in cleaned if t))[: settings.max_tags]
@@ -208,6 +215,10 @@ def apply(
     try:
         touched: list[str] = []
         canonical = enrichment.get("canonical", {})
+        for name, said in enrichment.get("entity_aliases", {}).items():
+            entity_id = tx.upsert_entity(name, now=now_us)[0]
+            for alias in said:
+                tx.add_alias(entity_id, alias)
         weights = enrichment.get("category_weights", {})
         for name, category in enrichment.get("entity_categories", {}).items():
             if name in canonical:
@@ -262,7 +273,8 @@ def canonical_names(
     as said.
     """
     out: list[str] = []
-    for name in names:
+    for said in names:
+        name = _untitled(tx, said)
         words = name.split()
         known = tx.find_entity(name)
         if known is not None:
@@ -288,6 +300,15 @@ def canonical_names(
                 tx.add_alias(alone.id, short)
         out.append(name)
     return out
+
+
+def _untitled(tx: Tx, name: str) -> str:
+    """A titled full name is the person's node ("Dr. Adaeze Okafor" is Adaeze Okafor); a title
+    and a surname alone ("Dr. Okafor") stay as said, for `maint scan` to match by surname."""
+    base = canon.untitled(name)
+    if base is None or " " not in base or tx.find_entity(name) is not None:
+        return name
+    return base
 
 
 def _longer(tx: Tx, short: str) -> list[Entity]:

@@ -293,11 +293,37 @@ def extract(text: str, *, use_spacy: bool = True) -> list[Mention]:
             m
             for m in fallback
             if not canon.junk_word(_tag_at(words, m.start, m.end), m.text, m.source)
-            and not any(s < m.end and m.start < e for _, _, s, e, _ in ents)
+            and not any(
+                s < m.end and m.start < e and label in _DROP_SPACY for _, label, s, e, _ in ents
+            )
         ]
     else:
         found += gazetteer_mentions(text)
-    return merge(found + fallback)
+    return merge(found + [t for m in fallback if (t := _trimmed(m, found)) is not None])
+
+
+def _trimmed(mention: Mention, others: Sequence[Mention]) -> Mention | None:
+    """A fallback run without the words another mention covers at its start or end ("Halcyon
+    Labs AWS" -> "Halcyon Labs" beside the ruler's AWS); None when nothing is left."""
+    start, end = mention.start, mention.end
+    for other in sorted(others, key=lambda m: m.start):
+        if not (other.start < end and start < other.end):
+            continue
+        if other.start <= start:
+            start = max(start, other.end)
+        elif other.end >= end:
+            end = min(end, other.start)
+        else:
+            return None  # covered in the middle: leave it to the other mention
+    if (start, end) == (mention.start, mention.end):
+        return mention
+    offset = start - mention.start
+    piece = mention.text[offset : offset + (end - start)]
+    name = _clean(piece)
+    if len(name) < 2 or name.casefold() in STOPWORDS:
+        return None
+    at = start + piece.find(name)
+    return Mention(name, mention.label, at, at + len(name), mention.source)
 
 
 Lookup = Callable[[Sequence[str]], dict[str, Entity]]

@@ -132,6 +132,22 @@ def _duplicates(
             people = firsts.get(normalize_name(e.name), [])
             if len(people) == 1:
                 add(people[0], e, "a first name of the tenant's one person so named")
+    people = [e for e in entities if e.category == "person" and len(e.name.split()) >= 2]
+    surnames: dict[str, list[Entity]] = {}
+    for e in people:
+        if canon.untitled(e.name) is None:
+            surnames.setdefault(normalize_name(e.name.split()[-1]), []).append(e)
+    for e in entities:
+        base = canon.untitled(e.name)
+        if base is not None and " " not in base:
+            same = surnames.get(normalize_name(base), [])
+            if len(same) == 1:
+                add(same[0], e, "a title and the surname of the tenant's one person so named")
+        if e.name.isupper():
+            longer = [o for o in entities if canon.acronym_of(e.name, o.name)]
+            kinds = (longer[0].category, e.category) if len(longer) == 1 else ("?", "!")
+            if None in kinds or kinds[0] == kinds[1]:
+                add(longer[0], e, "the acronym of its name")
     ordered = sorted(entities, key=lambda e: normalize_name(e.name))
     for i, a in enumerate(ordered):
         for b in ordered[i + 1 : i + 30]:
