@@ -28,9 +28,9 @@ Jenkins|CircleCI|GitHub Actions|Travis CI|Vim|Neovim|Emacs|VS Code|IntelliJ|PyCh
 WebStorm|Xcode|Android Studio|Jupyter|Grafana|Prometheus|Datadog|Sentry|Kibana|Airflow|
 Spark|Hadoop|dbt|Tableau|Excel|Jira|Confluence|Notion|Figma|Sketch|Trello|Asana|Obsidian|
 Postman|Heroku|Vercel|Netlify|Cloudflare|AWS|GCP|Azure|EC2|S3|Lambda|ONNX|LLVM|WebAssembly|
-OAuth|JWT|REST|gRPC|Protobuf|JSON|YAML|TOML|Markdown|LaTeX|CUDA|OpenGL|Vulkan|Unity|Unreal
+OAuth|JWT|gRPC|Protobuf|JSON|YAML|TOML|Markdown|LaTeX|CUDA|OpenGL|Vulkan|Unity|Unreal
 """
-_TECH_CASED = "Go|Rust|Swift|Linear|Helix|Spring|Express|Slack|Zoom|Signal|Teams|Pulsar|R|C|Black"
+_TECH_CASED = "Go|Rust|Swift|Linear|Helix|Spring|Express|Slack|Zoom|Signal|Teams|Pulsar|R|C|Black|REST"
 _ORG = """
 Google|Microsoft|Apple|Amazon|Meta|Facebook|OpenAI|Anthropic|Stripe|Netflix|Spotify|Uber|
 Airbnb|IBM|Intel|AMD|Nvidia|Oracle|Salesforce|Adobe|Shopify|Atlassian|Mozilla|Red Hat|

@@ -66,6 +66,7 @@ for _category, _words in {
     for _word in _words.split():
         _HEADS.setdefault(_word, _category)
 _AFTER = re.compile(r"^\s+([a-z]+)\b")
+_NAMING_HEADS = frozenset({"project", "organization", "technology", "product"})
 _DESCRIBED = re.compile(r"^\s*(?:is|was|,|:|-)\s")
 _DESCRIPTION_WORDS = 5
 _STOP_DESCRIPTION = frozenset("on at in for with from of to by who that which and but".split())
@@ -78,6 +79,11 @@ _PROJECT_BEFORE = re.compile(
 _EVENT_NAME = re.compile(r"[a-z](?:Con|Conf)\b|\b(?:Summit|Conference|Festival|Fest|Meetup)\b")
 _AT = re.compile(r"\b(?:at|for|joined|join|hired by|acquired)\s+$", re.IGNORECASE)
 _NAMED = re.compile(r"\b([a-z]+)\s+(?:named|called)\s+$", re.IGNORECASE)
+_PERSON_AFTER = re.compile(
+    r"^(?:'s|’s)\s+(?:birthday|husband|wife|partner|mum|mom|dad|kids?|son|daughter|brother|"
+    r"sister)\b|^\s+(?:and (?:her|his)|is (?:pregnant|hosting|visiting|sick)|says|said|told|"
+    r"wants|thinks|asked|called|texted)\b"
+)
 _VERB_AFTER = re.compile(r"^\s+(?:has\s+|have\s+|just\s+)?[a-z]+ed\b")
 _PLACE_BEFORE = re.compile(r"\b(?:in|to|from|near|visiting|visit|around)\s+$", re.IGNORECASE)
 # spaCy's fine tags of words that are not names standing alone.
@@ -86,8 +92,21 @@ _WORD_TAGS = frozenset(
 )
 GENERIC = frozenset(
     "lunch dinner breakfast standup stand-up meeting sync retro review call demo brunch "
-    "developer engineer manager user customer team".split()
+    "developer engineer manager user customer team "
+    # roles, titles and family words: said of someone, not someone's name
+    "pm ceo cto cfo vp hr qa dr dr. mr mrs ms prof doctor dentist physio vet nurse mum mom "
+    "dad mother father grandma grandpa "
+    # generic acronyms of work: kinds of things, not things
+    "ci cd api apis cli sdk ui ux pr prs mvp eta fyi asap faq todo tbd".split()
 )
+ORG_NAME_TAILS = frozenset(
+    "labs lab inc corp ltd llc gmbh group insurance bank clinic hospital airlines airways "
+    "university college school foundation agency".split()
+)
+_ALIAS_DECLARED = re.compile(
+    r"\b(?:goes by|aka|a\.k\.a\.|also known as|known as|nicknamed)\s+([A-Z][\w'’-]+)"
+)
+_ALIAS_PAREN = re.compile(r"^\s*\(([A-Z][\w'’-]+(?: [A-Z][\w'’-]+)?)\)")
 _VALUE_START = re.compile(
     r"^(?:on|in|at|by|to|for|from|since|until|every|each|last|next|this|the|a|an|about|"
     r"around|before|after|allergic|very|really|not|no)\b",
@@ -157,7 +176,8 @@ def from_context(text: str, start: int, end: int) -> str | None:
     before it ("the client Globex")."""
     before, after = text[:start].casefold(), text[end:].casefold()
     match = _AFTER.match(after)
-    if match and match.group(1) in _HEADS:
+    # "the Orion project" says what Orion is; "the Japan trip", "Okafor's office" do not.
+    if match and _HEADS.get(match.group(1)) in _NAMING_HEADS:
         return _HEADS[match.group(1)]
     described = _DESCRIBED.match(after)
     if described:
@@ -182,8 +202,11 @@ def categorise(
         if label == "TECH" and any(name.casefold() == a.casefold() for a in gazetteer.APPS):
             return "product", 2
         return BY_LABEL[label], 2
-    if _EVENT_NAME.search(text[start:end]):
+    name = text[start:end]
+    if _EVENT_NAME.search(name):
         return "event", 2
+    if len(name.split()) >= 2 and name.split()[-1].casefold() in ORG_NAME_TAILS:
+        return "organization", 2
     context = from_context(text, start, end)
     if context is not None:
         return context, 2
@@ -197,10 +220,12 @@ def categorise(
         return "technology", 1
     if label in ("ORG", "PRODUCT", "GPE") and _AT.search(before):
         return "organization", 1
-    if label in ("ORG", "PRODUCT") and source == "spacy":
-        # The small model calls most unknown names a product or an organisation; one that does
-        # something ("Globex signed") is an organisation, otherwise no vote.
+    if label == "PRODUCT" and source == "spacy":
+        # The small model calls many unknown names a product; one that does something
+        # ("Globex signed") is an organisation, otherwise no vote.
         return ("organization", 1) if _VERB_AFTER.match(text[end:]) else None
+    if label == "NAME" and _PERSON_AFTER.match(text[end:]):
+        return "person", 1  # an unknown name that has a birthday or is hosting us: someone
     category = BY_LABEL.get(label)
     return None if category is None else (category, 1)
 
@@ -228,3 +253,18 @@ def acronym_of(short: str, name: str) -> bool:
         and len(name.split()) >= 2
         and initials(name) == short
     )
+
+
+def declared_aliases(text: str, names: list[tuple[str, int, int]]) -> dict[str, list[str]]:
+    """Other names a message gives a named thing: "Jessica Moreno ..., goes by Jess", "Mum
+    (Ruth)" (the name in brackets is the node; the word before it its alias)."""
+    found: dict[str, list[str]] = {}
+    for match in _ALIAS_DECLARED.finditer(text):
+        before = [n for n in names if n[2] <= match.start()]
+        if before:
+            found.setdefault(before[0][0], []).append(match.group(1))
+    for name, start, _ in names:
+        word = re.search(r"([A-Za-z][\w'’-]+)\s*$", text[:start].rstrip(" ("))
+        if word and text[:start].rstrip().endswith("(") and word.group(1).casefold() in GENERIC:
+            found.setdefault(name, []).append(word.group(1))
+    return found

@@ -154,6 +154,9 @@ def enrich(
                 m.label, m.source, draft.content, m.start, m.end, lexicon.kind_of(m.text)
             )
             name = m.text[: settings.max_entity_chars]
+            relinked = normalize_name(draft.content[m.start : m.end]) != normalize_name(m.text)
+            if vote_ is not None and vote_[1] == 1 and m.entity_id and relinked:
+                continue  # "Marcus" linked to Marcus Lee: the label of a first name says little
             if vote_ is not None and name not in categories:
                 categories[name], weights[name] = vote_
         filled["entity_categories"] = categories
@@ -163,6 +166,9 @@ def enrich(
             said = draft.content[m.start : m.end].strip()
             if m.source == "ruler" and said and normalize_name(said) != normalize_name(m.text):
                 surfaces.setdefault(m.text, []).append(said)  # "Postgres" for PostgreSQL
+        spans = [(m.text, m.start, m.end) for m in named]
+        for name, extra in canon.declared_aliases(draft.content, spans).items():
+            surfaces.setdefault(name, []).extend(extra)
         if surfaces:
             filled["entity_aliases"] = surfaces
     if "tags" not in draft.given and result.tags and settings.analysis_tags:

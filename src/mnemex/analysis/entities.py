@@ -287,12 +287,17 @@ def extract(text: str, *, use_spacy: bool = True) -> list[Mention]:
     found = pattern_mentions(text)
     fallback = capitalised_mentions(text)
     if nlp is not None:
-        found += spacy_mentions(nlp, text)
         words, ents = parse(nlp, text)
+        found += [
+            _extended(_without_verb(m, words) if m.source == "spacy" else m, words)
+            for m in spacy_mentions(nlp, text)
+        ]
+        fallback = [_without_verb(m, words) for m in fallback]
         fallback = [
             m
             for m in fallback
-            if not canon.junk_word(_tag_at(words, m.start, m.end), m.text, m.source)
+            if m.text
+            and not canon.junk_word(_tag_at(words, m.start, m.end), m.text, m.source)
             and not any(
                 s < m.end and m.start < e and label in _DROP_SPACY for _, label, s, e, _ in ents
             )
@@ -300,6 +305,52 @@ def extract(text: str, *, use_spacy: bool = True) -> list[Mention]:
     else:
         found += gazetteer_mentions(text)
     return merge(found + [t for m in fallback if (t := _trimmed(m, found)) is not None])
+
+
+_MODEL = re.compile(r"^(?:[A-Z][\w+-]*|\d+[A-Za-z]*|[A-Z]*\d[\w-]*)$")
+
+
+def _extended(mention: Mention, words: Sequence[Token]) -> Mention:
+    """A known product or maker name with its model after it: "MacBook" -> "MacBook Air",
+    "iPhone" -> "iPhone 15 Pro", "Sony" -> "Sony WH-1000XM5" (capitalised words and model
+    numbers; a number alone, a weekday or a month does not extend it)."""
+    if mention.source != "ruler" or mention.label not in ("PRODUCT", "ORG", "TECH"):
+        return mention
+    known = gazetteer.canonical_map()
+    after = [t for t in words if t.start >= mention.end]
+    end, named = mention.end, False
+    for token in after:
+        gap = token.start - end
+        if gap != 1 or not _MODEL.match(token.text) or token.text.casefold() in _NOT_NAMES:
+            break
+        if token.text.casefold() in known:  # "Python Django": two names, not one
+            break
+        if token.tag not in ("NNP", "NNPS", "CD", "NN"):
+            break
+        named = named or not token.text.isdigit()
+        end = token.end
+    if end == mention.end or not named:
+        return mention
+    text = mention.text + " " + " ".join(t.text for t in after if t.end <= end)
+    return Mention(text, "PRODUCT", mention.start, end, "ruler")
+
+
+def _without_verb(mention: Mention, words: Sequence[Token]) -> Mention:
+    """A fallback run without a leading verb ("Register Sam" -> "Sam")."""
+    inside = [t for t in words if mention.start <= t.start < mention.end]
+    while inside and inside[0].tag.startswith("VB"):
+        inside = inside[1:]
+    if not inside:
+        return Mention("", mention.label, mention.start, mention.start, mention.source)
+    if inside[0].start == mention.start:
+        return mention
+    start = inside[0].start
+    return Mention(text_of(mention, start), mention.label, start, mention.end, mention.source)
+
+
+def text_of(mention: Mention, start: int) -> str:
+    """The mention's text from a later start."""
+    return mention.text[start - mention.start :]
 
 
 def _trimmed(mention: Mention, others: Sequence[Mention]) -> Mention | None:
