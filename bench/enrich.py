@@ -83,9 +83,10 @@ def _tagger() -> Any:
     return spacy.load(SPACY_MODEL, exclude=["ner", "parser", "lemmatizer"])
 
 
-def fragment(tag: str, text: str, labelled: Iterable[str]) -> bool:
-    """True when a tag reads as a cut-out piece of the sentence rather than a topic."""
-    if tag_key(tag) in {tag_key(t) for t in labelled}:
+def fragment(tag: str, text: str, labelled: Iterable[str], names: Iterable[str] = ()) -> bool:
+    """True when a tag reads as a cut-out piece of the sentence rather than a topic (a
+    labelled tag or a labelled entity's name is never one)."""
+    if tag_key(tag) in {tag_key(t) for t in [*labelled, *names]}:
         return False
     words = tag_key(tag).split()
     if len(words) >= 3:
@@ -113,11 +114,13 @@ def _names(entity: Any) -> set[str]:
 
 
 def _saved(
-    messages: Sequence[dict[str, Any]], settings: Settings
+    messages: Sequence[dict[str, Any]], settings: Settings, tag_sources: Sequence[str] | None
 ) -> list[tuple[dict[str, Any], Any, list[tuple[str, Any]]]]:
     """Each message saved in order into one store, with its memory and the nodes it links."""
     saved = []
     with mnemex.open(":memory:", settings=settings) as store:
+        if tag_sources is not None:  # an ablation: some sources of tags switched off
+            store.engine.analyzer.tag_sources = tuple(tag_sources)
         for item in messages:
             saved.append(store.save(item["text"]).id)
         rows = []
@@ -132,9 +135,13 @@ def _saved(
     return rows
 
 
-def score_messages(messages: Sequence[dict[str, Any]], settings: Settings) -> dict[str, Any]:
+def score_messages(
+    messages: Sequence[dict[str, Any]],
+    settings: Settings,
+    tag_sources: Sequence[str] | None = None,
+) -> dict[str, Any]:
     """Entity, category and tag figures of the messages saved in order into one store."""
-    rows = _saved(messages, settings)
+    rows = _saved(messages, settings, tag_sources)
     predicted = right = right_loose = labelled = found = found_loose = 0
     categories = categories_right = 0
     tags_total = tags_ok = fragments = with_tags_ok = filled = fillable = 0
@@ -181,7 +188,8 @@ def score_messages(messages: Sequence[dict[str, Any]], settings: Settings) -> di
         missed = [lab["name"] for i, lab in enumerate(labels) if i not in matched_labels]
         want_tags = {tag_key(t) for t in item.get("tags", [])}
         accepted = [t for t in memory.tags if tag_key(t) in want_tags]
-        cut = [t for t in memory.tags if fragment(t, item["text"], item.get("tags", []))]
+        names = [n for lab in labels for n in [lab["name"], *lab.get("mentions", [])]]
+        cut = [t for t in memory.tags if fragment(t, item["text"], item.get("tags", []), names)]
         tags_total += len(memory.tags)
         tags_ok += len(accepted)
         with_tags_ok += bool(accepted)
@@ -332,6 +340,28 @@ def score_walkthrough(walk: dict[str, Any], settings: Settings) -> dict[str, Any
             f"{f.subject} / {f.relation} / {f.object}" for f in profile if f not in right
         ],
     }
+
+
+def ablation(path: Path, *, embed_model: str | None = None) -> list[dict[str, Any]]:
+    """Tag figures with each source of tags left out in turn (and all of them in)."""
+    from mnemex.analysis.tags import SOURCES
+
+    messages = load(path).get("messages", [])
+    settings = _settings(embed_model)
+    rows = []
+    for left_out in (None, *SOURCES):
+        sources = [s for s in SOURCES if s != left_out]
+        m = score_messages(messages, settings, sources)
+        rows.append(
+            {
+                "without": left_out or "-",
+                "tags_acceptable": m["tags_acceptable"],
+                "tags_suggested": m["tags_suggested"],
+                "messages_with_an_acceptable_tag": m["messages_with_an_acceptable_tag"],
+                "fragment_tags": m["fragment_tags"],
+            }
+        )
+    return rows
 
 
 def run(path: Path, *, embed_model: str | None = None, details: bool = False) -> dict[str, Any]:

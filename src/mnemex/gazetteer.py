@@ -30,7 +30,9 @@ Spark|Hadoop|dbt|Tableau|Excel|Jira|Confluence|Notion|Figma|Sketch|Trello|Asana|
 Postman|Heroku|Vercel|Netlify|Cloudflare|AWS|GCP|Azure|EC2|S3|Lambda|ONNX|LLVM|WebAssembly|
 OAuth|JWT|gRPC|Protobuf|JSON|YAML|TOML|Markdown|LaTeX|CUDA|OpenGL|Vulkan|Unity|Unreal
 """
-_TECH_CASED = "Go|Rust|Swift|Linear|Helix|Spring|Express|Slack|Zoom|Signal|Teams|Pulsar|R|C|Black|REST"
+_TECH_CASED = (
+    "Go|Rust|Swift|Linear|Helix|Spring|Express|Slack|Zoom|Signal|Teams|Pulsar|R|C|Black|REST"
+)
 _ORG = """
 Google|Microsoft|Apple|Amazon|Meta|Facebook|OpenAI|Anthropic|Stripe|Netflix|Spotify|Uber|
 Airbnb|IBM|Intel|AMD|Nvidia|Oracle|Salesforce|Adobe|Shopify|Atlassian|Mozilla|Red Hat|

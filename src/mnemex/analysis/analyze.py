@@ -202,7 +202,9 @@ class Analyzer:
     def _tags(
         self, text: str, found: Findings, embed: EmbedFn | None, view: StoreView | None
     ) -> list[str]:
-        names = [m.text for m in found.mentions if m.named]
+        named = [m for m in found.mentions if m.named]
+        names = [m.text for m in named] + [text[m.start : m.end] for m in named]
+        tools = [m.text for m in named if m.source == "ruler" and m.label in ("TECH", "PRODUCT")]
         tagged = None
         if self.settings.analysis_spacy:
             words = entities.tokens(text)
@@ -215,7 +217,8 @@ class Analyzer:
             vocabulary=self.vocabulary(view),
             words=tagged,
             sources=self.tag_sources,
-            kinds=_kinds(names),
+            kinds=_kinds([m.text for m in named if m.source == "ruler"]),
+            tools=tools,
         )
 
     def _relations(

@@ -202,10 +202,15 @@ def eval_enrich(
         None, help="Embedding model of the stores ('none': lexical only); default: settings."
     ),
     misses: bool = typer.Option(False, "--misses", help="Print every error (dev sets only)."),
+    ablate: bool = typer.Option(False, "--ablate", help="Tag figures without each tag source."),
     as_json: bool = JSON_OPTION,
 ) -> None:
     """Entities, categories, tags, duplicate merges and profile facts against a labelled set."""
     enrich = lab("enrich")
+    if ablate:
+        rows = enrich.ablation(set_path, embed_model=embed_model)
+        emit(rows, as_json, lambda r: rows_table(r, "mnemex eval enrich --ablate"))
+        return
 
     report = enrich.run(set_path, embed_model=embed_model, details=misses)
 
