@@ -188,8 +188,8 @@ def score_messages(
         missed = [lab["name"] for i, lab in enumerate(labels) if i not in matched_labels]
         want_tags = {tag_key(t) for t in item.get("tags", [])}
         accepted = [t for t in memory.tags if tag_key(t) in want_tags]
-        names = [n for lab in labels for n in [lab["name"], *lab.get("mentions", [])]]
-        cut = [t for t in memory.tags if fragment(t, item["text"], item.get("tags", []), names)]
+        label_names = [n for lab in labels for n in [lab["name"], *lab.get("mentions", [])]]
+        cut = [t for t in memory.tags if fragment(t, item["text"], item.get("tags", []), label_names)]
         tags_total += len(memory.tags)
         tags_ok += len(accepted)
         with_tags_ok += bool(accepted)

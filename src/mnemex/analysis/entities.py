@@ -242,7 +242,8 @@ def spacy_mentions(nlp: Any, text: str) -> list[Mention]:
     """Entities of the spaCy pipeline (ruler and NER), cleaned; words used as words dropped."""
     words, ents = parse(nlp, text)
     found = []
-    for ent_text, label, start, end, ent_id in ents:
+    for ent_text, ner_label, start, end, ruler_id in ents:
+        ent_id, label = ruler_id, ner_label
         known = None if ent_id else gazetteer.canonical_map().get(ent_text.casefold())
         if known is not None and known[0] == ent_text:  # NER took a name the late ruler knows
             ent_id, label = known
