@@ -175,3 +175,22 @@ def test_search_reads_candidates_use_counts_from_an_index_alone(tmp_path: Path) 
     finally:
         backend.close()
     assert "COVERING INDEX memories_temporal (tenant=? AND id=?)" in plan, plan
+
+
+def test_entity_keys_fold_accents_and_a_clash_keeps_its_old_key(tmp_path: Path) -> None:
+    path = tmp_path / "keys.db"
+    SqliteBackend(str(path)).close()
+    conn = sqlean.connect(str(path), isolation_level=None)
+    rows = [("ent_a", "José", "josé"), ("ent_b", "Jose", "jose"), ("ent_c", "Zoë", "zoë")]
+    for entity_id, name, norm in rows:  # keys as migration 1 wrote them (accents kept)
+        conn.execute(
+            "INSERT INTO entities (id, tenant, name, norm, created_at, updated_at) "
+            "VALUES (?, 'default', ?, ?, 0, 0)",
+            (entity_id, name, norm),
+        )
+    conn.execute("INSERT INTO entity_aliases VALUES ('default', 'zoë l', 'ent_c')")
+    migrations._m012_entity_keys(conn)
+    keys = dict(conn.execute("SELECT id, norm FROM entities").fetchall())
+    assert keys == {"ent_a": "josé", "ent_b": "jose", "ent_c": "zoe"}  # the clash is left as is
+    assert conn.execute("SELECT alias_norm FROM entity_aliases").fetchone()[0] == "zoe l"
+    conn.close()

@@ -1,6 +1,8 @@
 """Keeping the entity graph clean: `maint scan` finds what is wrong, `maint fix` mends it.
 
-Findings: duplicate entities (one real thing as two nodes: the same key up to case and accents,
+Findings: stale relations (every memory behind them archived or forgotten: the graph decays with
+the memories), cascade expiry (an entity whose relations have all expired and that no live memory
+mentions), duplicate entities (one real thing as two nodes: the same key up to case and accents,
 a known alias, a short form or a first name of the tenant's one person of that name, or a name a
 letter or two off with the same category and a shared neighbour), orphans (no memory, relation or
 fact: also what cascade expiry leaves), junk (a date, a weekday, a phrase or a common word as a
@@ -25,13 +27,13 @@ from mnemex.analysis.relations import INVERSES, VAGUE
 from mnemex.clock import to_micros
 from mnemex.errors import NotFoundError
 from mnemex.limits import normalize_tag
-from mnemex.models import Entity, Relation, new_id
+from mnemex.models import LIVE_STATUSES, Entity, Relation, new_id
 from mnemex.store.base import Tx
 from mnemex.text import normalize_name
 
 PAGE = 1_000
 TYPO_RATIO = 0.9  # difflib ratio of two folded names a letter or two apart ("Kubernets")
-KINDS = ("duplicate", "orphan", "junk", "self_loop", "reversed", "vague")
+KINDS = ("duplicate", "orphan", "junk", "self_loop", "reversed", "vague", "stale", "cascade")
 _WEEKDAYS = frozenset("monday tuesday wednesday thursday friday saturday sunday".split())
 
 
@@ -193,6 +195,7 @@ def scan(tx: Tx) -> MaintReport:
             report.findings.append(
                 Finding("orphan", [e.id], [e.name], "no memory, relation or fact", "expire it")
             )
+    _decay(tx, report, entities, live, names)
     for r in live:
         ends = [names.get(r.from_id, r.from_id), names.get(r.to_id, r.to_id)]
         if r.from_id == r.to_id:
@@ -211,6 +214,41 @@ def scan(tx: Tx) -> MaintReport:
                         "none (name the relation)", relation=r.id)
             )  # fmt: skip
     return report
+
+
+def _decay(
+    tx: Tx,
+    report: MaintReport,
+    entities: list[Entity],
+    live: list[Relation],
+    names: dict[str, str],
+) -> None:
+    """Stale relations and the entities left with nothing alive."""
+    sources = [r.source_memory for r in live if r.source_memory]
+    memories = tx.get_memories(sources)
+    alive = {m.id for m in memories.values() if m.status in LIVE_STATUSES}
+    stale = {r.id for r in live if r.source_memory and r.source_memory not in alive}
+    for r in live:
+        if r.id in stale:
+            ends = [names.get(r.from_id, r.from_id), names.get(r.to_id, r.to_id)]
+            report.findings.append(
+                Finding("stale", [r.from_id, r.to_id], ends, "its memory is archived or gone",
+                        "expire it (restorable)", relation=r.id)
+            )  # fmt: skip
+    still = [r for r in live if r.id not in stale]
+    linked = {r.from_id for r in still} | {r.to_id for r in still}
+    had = {r.from_id for r in live} | {r.to_id for r in live}
+    mentioned = tx.entity_memory_ids([e.id for e in entities if e.id in had])
+    for e in entities:
+        if e.id not in had or e.id in linked:
+            continue
+        ids = mentioned.get(e.id, [])
+        if any(m.status in LIVE_STATUSES for m in tx.get_memories(ids).values()):
+            continue
+        report.findings.append(
+            Finding("cascade", [e.id], [e.name], "its relations expire and no live memory "
+                    "mentions it", "expire it (restorable)")
+        )  # fmt: skip
 
 
 def fix(
@@ -254,7 +292,10 @@ def _apply(tx: Tx, f: Finding, now: datetime, now_us: int) -> dict[str, Any] | N
                     tagged.append(memory.id)
         tx.update_entity(entity_id, {"expired_at": now})
         return {"expired": entity_id, "tag": normalize_tag(f.names[0])[:64], "tagged": tagged}
-    if f.kind == "self_loop" and f.relation:
+    if f.kind == "cascade":
+        tx.update_entity(f.entities[0], {"expired_at": now})
+        return {"expired": f.entities[0], "tag": "", "tagged": []}
+    if f.kind in ("self_loop", "stale") and f.relation:
         tx.update_relation(f.relation, {"expired_at": now})
         return {"relation": f.relation, "expired": True}
     if f.kind == "reversed" and f.relation:
@@ -306,11 +347,11 @@ def undo(tx: Tx, fix_id: str, now: datetime) -> dict[str, Any]:
     u = payload["undo"]
     if payload["kind"] == "duplicate":
         _unmerge(tx, u)
-    elif "expired" in u and payload["kind"] in ("orphan", "junk"):
+    elif "expired" in u and payload["kind"] in ("orphan", "junk", "cascade"):
         tx.update_entity(u["expired"], {"expired_at": None})
         for memory in tx.get_memories(u.get("tagged", [])).values():
             tx.update_memory(memory.id, {"tags": [t for t in memory.tags if t != u["tag"]]})
-    elif payload["kind"] == "self_loop":
+    elif payload["kind"] in ("self_loop", "stale"):
         tx.update_relation(u["relation"], {"expired_at": None})
     elif payload["kind"] == "reversed":
         a, b, kind = u["was"]

@@ -1,0 +1,151 @@
+"""Graph queries, upkeep and the enrichment that keeps one node per real thing, through the
+facade and each interface."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from typer.testing import CliRunner
+
+import mnemex
+from mnemex import MemoryStore, Settings
+from mnemex.errors import InvalidInputError, NotFoundError
+from mnemex.interfaces.cli import app as cli
+from mnemex.interfaces.http import create_app
+from tests.clients import rest
+
+RELATIONS = [
+    {"from_entity": "Alice", "to_entity": "Atlas", "relation_type": "works on"},
+    {"from_entity": "Alice", "to_entity": "Initech", "relation_type": "works for"},
+    {"from_entity": "Bob", "to_entity": "Alice", "relation_type": "manages"},
+    {"from_entity": "Atlas", "to_entity": "PostgreSQL", "relation_type": "uses"},
+]
+ENTITIES = [
+    {"name": "Alice", "category": "person"},
+    {"name": "Atlas", "category": "project"},
+    {"name": "Initech", "category": "organization"},
+]
+
+
+@pytest.fixture
+def graph_store(mem_store: MemoryStore) -> MemoryStore:
+    mem_store.upsert_entities(ENTITIES, RELATIONS)
+    return mem_store
+
+
+def test_neighbours_filter_by_category_and_relation(graph_store: MemoryStore) -> None:
+    whole = graph_store.graph("Alice", depth=2, memories=False)
+    assert {n.label for n in whole.nodes} == {"Alice", "Atlas", "Initech", "Bob", "PostgreSQL"}
+    assert {e.type for e in whole.edges} == {"works_on", "works_at", "manages", "uses"}
+    projects = graph_store.graph("Alice", depth=1, categories=["project"])
+    assert {n.label for n in projects.nodes} == {"Alice", "Atlas"}
+    typed = graph_store.graph("Alice", depth=2, relation_types=["works for"])  # a synonym
+    assert {n.label for n in typed.nodes} == {"Alice", "Initech"}
+    with pytest.raises(InvalidInputError):
+        graph_store.graph("Alice", depth=9)
+
+
+def test_shortest_path_and_as_of(graph_store: MemoryStore) -> None:
+    path = graph_store.path("Bob", "PostgreSQL")
+    assert [n.label for n in path.nodes] == ["Bob", "Alice", "Atlas", "PostgreSQL"]
+    assert [e.type for e in path.edges] == ["manages", "works_on", "uses"]
+    assert graph_store.path("Initech", "Initech").edges == []
+    with pytest.raises(NotFoundError):
+        graph_store.path("Bob", "Nobody")
+    assert graph_store.graph("Alice", as_of="2000-01-01").nodes == []
+
+
+def test_a_category_a_person_set_is_kept(mem_store: MemoryStore) -> None:
+    mem_store.upsert_entities([{"name": "Zed", "category": "technology"}], [])
+    mem_store.save("Zed is my new friend from the climbing gym, she is great")
+    assert mem_store.entity("Zed").category == "technology"
+
+
+def test_one_node_per_person_and_no_junk(settings: Settings, clock: Any) -> None:
+    with mnemex.open(":memory:", settings=settings, clock=clock) as store:
+        store.save("Priya Nair is my new manager")
+        store.save("Priya wants weekly 1:1s starting Monday")
+        store.save("Lunch with José Álvarez at the Thai place on August 21")
+        store.save("jose alvarez likes hiking in the Alps")
+        hits = store.memories(entity="Priya Nair")
+        assert {m.content for m in hits} >= {"Priya wants weekly 1:1s starting Monday"}
+        names = {e.name for e in store.entities(limit=100)}
+        assert "Priya" not in names and "Lunch" not in names and "Thai" not in names
+        assert not any("August" in n for n in names)
+        assert [n for n in names if n.casefold().startswith("jos")] == ["José Álvarez"]
+        for memory in store.memories(limit=10):
+            assert not {"fact", "preference", "update", "decision"} & set(memory.tags)
+            assert len(memory.tags) <= 5
+
+
+def test_maint_scan_fix_and_undo(mem_store: MemoryStore) -> None:
+    mem_store.upsert_entities(
+        [{"name": "Amazon Web Services", "category": "technology"}, {"name": "AWS"}],
+        [{"from_entity": "Loop", "to_entity": "Loop", "relation_type": "uses"}],
+    )
+    mem_store.save("The AWS bill doubled", entities=["AWS"])
+    report = mem_store.maint_scan()
+    kinds = {f.kind for f in report.findings}
+    assert {"duplicate", "self_loop"} <= kinds
+    assert mem_store.maint_fix().dry_run and mem_store.entity("AWS").name == "AWS"
+    fixed = mem_store.maint_fix(dry_run=False, kinds=["duplicate"])
+    merge = next(f for f in fixed.findings if f.kind == "duplicate")
+    assert merge.fixed and merge.fix_id
+    assert mem_store.entity("AWS").name == "Amazon Web Services"
+    assert [m.content for m in mem_store.memories(entity="Amazon Web Services")] == [
+        "The AWS bill doubled"
+    ]
+    assert any(e.kind == "maint_fix" for e in mem_store.events(limit=5))
+    mem_store.maint_undo(merge.fix_id)
+    assert mem_store.entity("AWS").name == "AWS"
+    assert [m.content for m in mem_store.memories(entity="AWS")] == ["The AWS bill doubled"]
+    with pytest.raises(InvalidInputError):
+        mem_store.maint_fix(kinds=["everything"])
+    with pytest.raises(NotFoundError):
+        mem_store.maint_undo("fix_nothing")
+
+
+@pytest.mark.anyio
+async def test_rest_routes(graph_store: MemoryStore) -> None:
+    async with rest(create_app(graph_store)) as client:
+        graph = await client.get(
+            "/v1/graph", params={"entity": "Alice", "category": ["project"], "memories": False}
+        )
+        assert graph.status_code == 200, graph.text
+        assert {n["label"] for n in graph.json()["nodes"]} == {"Alice", "Atlas"}
+        path = await client.get(
+            "/v1/graph/path", params={"from_entity": "Bob", "to_entity": "Atlas"}
+        )
+        assert [n["label"] for n in path.json()["nodes"]] == ["Bob", "Alice", "Atlas"]
+        scan = await client.get("/v1/maint/scan")
+        assert scan.status_code == 200 and "findings" in scan.json()
+        fix = await client.post("/v1/maint/fix", json={"dry_run": True})
+        assert fix.json()["dry_run"] is True
+        missing = await client.post("/v1/maint/undo/fix_none")
+        assert missing.status_code == 404
+
+
+@pytest.fixture
+def anyio_backend() -> str:
+    return "asyncio"
+
+
+def test_cli_graph_path_and_maint(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("MNEMEX_DATA_DIR", str(tmp_path / "data"))
+    monkeypatch.setenv("MNEMEX_EMBED_MODEL", "none")
+    db = str(tmp_path / "cli.db")
+    runner = CliRunner()
+    body = tmp_path / "graph.json"
+    body.write_text(json.dumps({"entities": ENTITIES, "relationships": RELATIONS}))
+    assert runner.invoke(cli, ["--db", db, "upsert-entities", str(body)]).exit_code == 0
+    out = runner.invoke(cli, ["--db", db, "graph", "Alice", "--relation", "uses", "--depth", "2"])
+    assert out.exit_code == 0, out.output
+    shown = runner.invoke(cli, ["--db", db, "path", "Bob", "PostgreSQL", "--json"])
+    assert [n["label"] for n in json.loads(shown.output)["nodes"]][-1] == "PostgreSQL"
+    scan = runner.invoke(cli, ["--db", db, "maint", "scan"])
+    assert scan.exit_code == 0, scan.output
+    fix = runner.invoke(cli, ["--db", db, "maint", "fix", "--json"])
+    assert json.loads(fix.output)["dry_run"] is True
