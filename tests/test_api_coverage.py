@@ -36,6 +36,7 @@ EXEMPT: dict[str, dict[str, str]] = {
     "import_lines": {"mcp": "bulk restore is an administrator's job (CLI, REST)"},
     "reindex": {"mcp": "minutes of embedding after a model change: an administrator's job"},
     "maint_undo": {"mcp": "undoing an upkeep fix is a person's decision (CLI, REST)"},
+    "ingest": dict.fromkeys(("rest", "mcp"), "reads the server's own disk"),
 }
 
 
