@@ -45,7 +45,7 @@ _HEADS: dict[str, str] = {}
 for _category, _words in {
     "project": "project projects initiative initiatives effort program programme roadmap epic "
     "migration rewrite launch service services pipeline backend repo codebase runbook "
-    "dashboards module modules tests staging prod demo standup design doc docs",
+    "dashboards module modules tests staging prod demo standup",
     "organization": "team teams company companies startup client clients customer customers "
     "vendor vendors agency firm bank school university college account org organisation "
     "organization group department lab labs inc corp ltd llc gmbh supplier",
@@ -65,6 +65,7 @@ for _category, _words in {
 }.items():
     for _word in _words.split():
         _HEADS.setdefault(_word, _category)
+PRODUCT_KINDS = frozenset({"editor", "browser", "terminal"})
 _AFTER = re.compile(r"^\s+([a-z]+)\b")
 _NAMING_HEADS = frozenset({"project", "organization", "technology", "product"})
 _DESCRIBED = re.compile(r"^\s*(?:is|was|,|:|-)\s")
@@ -201,6 +202,8 @@ def categorise(
         name = text[start:end]
         if label == "TECH" and any(name.casefold() == a.casefold() for a in gazetteer.APPS):
             return "product", 2
+        if label == "TECH" and lexicon_kind in PRODUCT_KINDS:
+            return "product", 2  # an editor or a browser is a product one installs
         return BY_LABEL[label], 2
     name = text[start:end]
     if _EVENT_NAME.search(name):
@@ -208,16 +211,16 @@ def categorise(
     if len(name.split()) >= 2 and name.split()[-1].casefold() in ORG_NAME_TAILS:
         return "organization", 2
     context = from_context(text, start, end)
-    if context is not None:
-        return context, 2
+    if context is not None and (label != "PERSON" or context == "person"):
+        return context, 3  # what the sentence says it is outweighs a label seen twice
     before = text[:start]
     named = _NAMED.search(before)
     if named:
-        return _HEADS.get(named.group(1).casefold(), "other"), 2
+        return _HEADS.get(named.group(1).casefold(), "other"), 3
     if label != "PERSON" and _PROJECT_BEFORE.search(before):
         return "project", 2
     if lexicon_kind is not None:
-        return "technology", 1
+        return ("product" if lexicon_kind in PRODUCT_KINDS else "technology"), 1
     if label in ("ORG", "PRODUCT", "GPE") and _AT.search(before):
         return "organization", 1
     if label == "PRODUCT" and source == "spacy":

@@ -167,8 +167,16 @@ def enrich(
             if m.source == "ruler" and said and normalize_name(said) != normalize_name(m.text):
                 surfaces.setdefault(m.text, []).append(said)  # "Postgres" for PostgreSQL
         spans = [(m.text, m.start, m.end) for m in named]
-        for name, extra in canon.declared_aliases(draft.content, spans).items():
+        declared = canon.declared_aliases(draft.content, spans)
+        for name, extra in declared.items():
             surfaces.setdefault(name, []).extend(extra)
+        alias_of = {normalize_name(a): name for name, found in declared.items() for a in found}
+        if alias_of:  # "goes by Jess": Jess is Jessica Moreno, not a second node
+            names = [alias_of.get(normalize_name(n), n) for n in draft.entities]
+            draft.entities = filled["entities"] = list(dict.fromkeys(names))
+            for alias in alias_of:
+                for key in [k for k in categories if normalize_name(k) == alias]:
+                    categories.pop(key)
         if surfaces:
             filled["entity_aliases"] = surfaces
     if "tags" not in draft.given and result.tags and settings.analysis_tags:

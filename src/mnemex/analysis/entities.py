@@ -50,7 +50,8 @@ _WORD = re.compile(r"[\w][\w.+#-]*[\w+#]|\w")
 _LEADING = re.compile(r"^(?:the|a|an|my|our|your)\s+", re.IGNORECASE)
 _TRAILING = re.compile(r"(?:'s|’s|'|’)$")
 _NOT_NAMES = frozenset(
-    "monday tuesday wednesday thursday friday saturday sunday january february march april may "
+    "monday tuesday wednesday thursday friday saturday sunday mondays tuesdays wednesdays "
+    "thursdays fridays saturdays sundays january february march april may "
     "june july august september october november december today tomorrow yesterday ok okay "
     "please thanks hi hello hey remember note yes no i'm i've i'd i'll i’m i’ve i’d i’ll".split()
 )
