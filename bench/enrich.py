@@ -189,7 +189,9 @@ def score_messages(
         want_tags = {tag_key(t) for t in item.get("tags", [])}
         accepted = [t for t in memory.tags if tag_key(t) in want_tags]
         label_names = [n for lab in labels for n in [lab["name"], *lab.get("mentions", [])]]
-        cut = [t for t in memory.tags if fragment(t, item["text"], item.get("tags", []), label_names)]
+        cut = [
+            t for t in memory.tags if fragment(t, item["text"], item.get("tags", []), label_names)
+        ]
         tags_total += len(memory.tags)
         tags_ok += len(accepted)
         with_tags_ok += bool(accepted)

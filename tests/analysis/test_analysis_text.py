@@ -66,7 +66,7 @@ def test_tags_are_topics_never_the_intent_or_a_piece_of_the_sentence() -> None:
     )
     assert 0 < len(found) <= 5 and "decision" not in found
     assert all(t == t.lower() for t in found)
-    assert "database" in found or "billing-database" in found
+    assert "billing" in found or "database" in found  # a noun of the message
     nouns = {"billing", "database", "quarter"}
     assert all(set(t.split("-")) <= nouns or t in tags.TOPICS for t in found)
 
@@ -89,7 +89,7 @@ def test_tags_without_embeddings_are_the_nouns() -> None:
         names=["Ines", "Quito"],
         words=words,
     )
-    assert found[0] == "trail-running" and "running" in found
+    assert found[:2] == ["trail", "running"]  # compounds are off by default (rarely accepted)
     assert not {"ines", "loves", "quito", "ines-loves"} & set(found)
 
 

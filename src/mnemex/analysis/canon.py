@@ -271,3 +271,8 @@ def declared_aliases(text: str, names: list[tuple[str, int, int]]) -> dict[str, 
         if word and text[:start].rstrip().endswith("(") and word.group(1).casefold() in GENERIC:
             found.setdefault(name, []).append(word.group(1))
     return found
+
+
+def names_its_kind(word: str) -> bool:
+    """Whether a noun after a name says what the name is ("Orion project", "Initech team")."""
+    return _HEADS.get(word.casefold()) in _NAMING_HEADS

@@ -144,41 +144,7 @@ def enrich(
     }
     named = [m for m in findings.mentions if m.named]
     if "entities" not in draft.given and named and settings.analysis_entities:
-        names = [m.text[: settings.max_entity_chars] for m in named][: settings.max_entities]
-        draft.entities = names
-        filled["entities"] = names
-        categories: dict[str, str] = {}
-        weights: dict[str, int] = {}
-        for m in named:
-            vote_ = canon.categorise(
-                m.label, m.source, draft.content, m.start, m.end, lexicon.kind_of(m.text)
-            )
-            name = m.text[: settings.max_entity_chars]
-            relinked = normalize_name(draft.content[m.start : m.end]) != normalize_name(m.text)
-            if vote_ is not None and vote_[1] == 1 and m.entity_id and relinked:
-                continue  # "Marcus" linked to Marcus Lee: the label of a first name says little
-            if vote_ is not None and name not in categories:
-                categories[name], weights[name] = vote_
-        filled["entity_categories"] = categories
-        filled["category_weights"] = weights
-        surfaces: dict[str, list[str]] = {}
-        for m in named:
-            said = draft.content[m.start : m.end].strip()
-            if m.source == "ruler" and said and normalize_name(said) != normalize_name(m.text):
-                surfaces.setdefault(m.text, []).append(said)  # "Postgres" for PostgreSQL
-        spans = [(m.text, m.start, m.end) for m in named]
-        declared = canon.declared_aliases(draft.content, spans)
-        for name, extra in declared.items():
-            surfaces.setdefault(name, []).extend(extra)
-        alias_of = {normalize_name(a): name for name, found in declared.items() for a in found}
-        if alias_of:  # "goes by Jess": Jess is Jessica Moreno, not a second node
-            names = [alias_of.get(normalize_name(n), n) for n in draft.entities]
-            draft.entities = filled["entities"] = list(dict.fromkeys(names))
-            for alias in alias_of:
-                for key in [k for k in categories if normalize_name(k) == alias]:
-                    categories.pop(key)
-        if surfaces:
-            filled["entity_aliases"] = surfaces
+        filled.update(_entities(draft, named, settings))
     if "tags" not in draft.given and result.tags and settings.analysis_tags:
         cleaned = [normalize_tag(t)[: settings.max_tag_chars] for t in result.tags]
         draft.tags = list(dict.fromkeys(t for t in cleaned if t))[: settings.max_tags]
@@ -194,6 +160,49 @@ def enrich(
     if result.errors:
         filled["errors"] = list(result.errors)
     draft.enrichment.update(filled)
+
+
+def _entities(
+    draft: Enrichable, named: Sequence[entities.Mention], settings: Settings
+) -> dict[str, Any]:
+    """The draft's entities from the message's names, with their category votes and aliases."""
+    filled: dict[str, Any] = {}
+    names = [m.text[: settings.max_entity_chars] for m in named][: settings.max_entities]
+    draft.entities = names
+    filled["entities"] = names
+    categories: dict[str, str] = {}
+    weights: dict[str, int] = {}
+    for m in named:
+        vote_ = canon.categorise(
+            m.label, m.source, draft.content, m.start, m.end, lexicon.kind_of(m.text)
+        )
+        name = m.text[: settings.max_entity_chars]
+        relinked = normalize_name(draft.content[m.start : m.end]) != normalize_name(m.text)
+        if vote_ is not None and vote_[1] == 1 and m.entity_id and relinked:
+            continue  # "Marcus" linked to Marcus Lee: the label of a first name says little
+        if vote_ is not None and name not in categories:
+            categories[name], weights[name] = vote_
+    filled["entity_categories"] = categories
+    filled["category_weights"] = weights
+    surfaces: dict[str, list[str]] = {}
+    for m in named:
+        said = draft.content[m.start : m.end].strip()
+        if m.source == "ruler" and said and normalize_name(said) != normalize_name(m.text):
+            surfaces.setdefault(m.text, []).append(said)  # "Postgres" for PostgreSQL
+    spans = [(m.text, m.start, m.end) for m in named]
+    declared = canon.declared_aliases(draft.content, spans)
+    for name, extra in declared.items():
+        surfaces.setdefault(name, []).extend(extra)
+    alias_of = {normalize_name(a): name for name, found in declared.items() for a in found}
+    if alias_of:  # "goes by Jess": Jess is Jessica Moreno, not a second node
+        names = [alias_of.get(normalize_name(n), n) for n in draft.entities]
+        draft.entities = filled["entities"] = list(dict.fromkeys(names))
+        for alias in alias_of:
+            for key in [k for k in categories if normalize_name(k) == alias]:
+                categories.pop(key)
+    if surfaces:
+        filled["entity_aliases"] = surfaces
+    return filled
 
 
 def refreshed_entities(

@@ -14,6 +14,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from mnemex.analysis import canon
 from mnemex.text import STOPWORDS
 
 # Verb phrase -> relation type. Longest phrases first so "is working on" wins over "working".
@@ -154,7 +155,10 @@ def _pair(text: str, a: Span, b: Span) -> Found | None:
     between = text[a.end : b.start]
     verb = _BETWEEN_VERB.match(between)
     compound = _COMPOUND.match(text[b.end :])
-    if verb and not (compound and compound.group("word") not in STOPWORDS):
+    modifier = compound and compound.group("word") not in STOPWORDS
+    if modifier and compound and canon.names_its_kind(compound.group("word")):
+        modifier = False  # "leads the Orion project": the project is Orion
+    if verb and not modifier:
         return Found("relationship", a.name, VERBS[verb.group("verb").casefold()], b.name)
     if _BETWEEN_ARROW.match(between):
         return Found("relationship", a.name, "leads_to", b.name)
