@@ -17,7 +17,9 @@ def test_upsert_matches_names_ignoring_case_and_merges(store: MemoryStore) -> No
     (atlas,) = again.entities
     assert again.created == [] and atlas.id == first.entities[0].id
     assert atlas.name == "Atlas" and atlas.category == "project"
-    assert atlas.tags == ["q3", "crm"] and atlas.details == {"owner": "A", "repo": "x"}
+    assert atlas.tags == ["q3", "crm"]
+    # a category given here is a person's: enrichment never overrides it (the mark says so)
+    assert atlas.details == {"owner": "A", "repo": "x", "category_set_by": "user"}
 
 
 def test_upsert_adds_aliases_and_relationships(store: MemoryStore) -> None:

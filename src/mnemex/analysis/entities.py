@@ -257,7 +257,9 @@ def spacy_mentions(nlp: Any, text: str) -> list[Mention]:
         junk = not name or name.casefold() in STOPWORDS or name.casefold() in _NOT_NAMES
         if junk and label not in VALUES:
             continue
-        if label not in VALUES and canon.junk_word(_tag_at(words, start, end), name, source):
+        speaker = start == 0 and text[end : end + 1] == ":"  # "Alice: the build is green"
+        tag = _tag_at(words, start, end)
+        if label not in VALUES and not speaker and canon.junk_word(tag, name, source):
             continue
         found.append(Mention(name, label, start, end, source))
     return found

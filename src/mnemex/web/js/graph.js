@@ -140,7 +140,9 @@ export async function entityView(root, name) {
   const byId = Object.fromEntries(graph.nodes.map((n) => [n.id, n]));
   const relations = graph.edges.filter((r) => r.type !== "mentions");
   const memories = graph.nodes.filter((n) => n.kind === "memory");
-  const details = Object.entries(e.details || {});
+  // Bookkeeping of enrichment (category votes, who set what, the Markdown it builds) is not a detail.
+  const kept = (k) => !["markdown", "category_votes", "category_set_by", "summary_set_by", "attributes"].includes(k);
+  const details = Object.entries(e.details || {}).filter(([k]) => kept(k));
   mount(root, h("h1", { id: "entity-name" }, e.name),
     h("p", {}, badge(e.category || "other"), e.tags.map((t) => badge(t, "tag")), e.aliases.length ? ` also: ${e.aliases.join(", ")}` : ""),
     h("p", { id: "entity-summary" }, e.summary || h("span", { class: "muted" }, "no summary")),
