@@ -84,6 +84,8 @@ class Settings:
     # of bench/data/relation_pairs.json (`mnemex eval relations`, figures in the README).
     ledger_extract: bool = True  # unkeyed saves extract (subject, relation, value) statements
     ledger_search: bool = True  # search puts the memory stating an asked-for key's value first
+    ledger_resolve: bool = True  # search answers with the latest assertion of the asked attribute
+    assertion_floor: float = 0.5  # P(assertion) below which a statement never answers
     relation_auto_threshold: float = 0.78  # map onto an existing key without asking
     relation_review_threshold: float = 0.67  # ...or ask in the review queue; below: a new key
     # Which key a verb-only statement changes ("I switched to Neovim"): calibrated on the labelled

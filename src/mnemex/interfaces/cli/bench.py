@@ -47,9 +47,10 @@ def rows_table(rows: list[dict[str, Any]], title: str) -> None:
     if not rows:
         console.print("no rows")
         return
-    table = Table(*rows[0].keys(), title=title)
+    columns = list(dict.fromkeys(key for row in rows for key in row))  # rows may differ
+    table = Table(*columns, title=title)
     for row in rows:
-        table.add_row(*(str(value) for value in row.values()))
+        table.add_row(*(str(row.get(column, "")) for column in columns))
     console.print(table)
 
 
@@ -131,16 +132,34 @@ def eval_ledger(
     embed_model: str | None = typer.Option(
         None, help="Embedding model of the stores ('none': lexical only); default: settings."
     ),
+    rows: str = typer.Option(
+        "all", help="'worlds' (generated from templates), 'stories' (story sets) or 'all'."
+    ),
+    stories: str = typer.Option(
+        "", help="Story sets: comma-separated paths or bench/data names; default: all of them."
+    ),
     as_json: bool = JSON_OPTION,
 ) -> None:
-    """Current vs stale facts after changes: current@1, stale@1, static and two-hop recall@5."""
+    """Current vs stale facts after changes: current@1, stale@1, past@1, static and two-hop."""
     import tempfile
     from pathlib import Path
 
-    ledger = lab("ledger")
+    from mnemex.config import Settings
 
+    if rows not in ("all", "worlds", "stories"):
+        raise typer.BadParameter("must be all, worlds or stories", param_hint="--rows")
+    result: list[dict[str, Any]] = []
     with tempfile.TemporaryDirectory() as folder:
-        result = ledger.run(list(range(seed, seed + seeds)), keys, Path(folder), embed_model)
+        if rows in ("all", "worlds"):
+            ledger = lab("ledger")
+            result += ledger.run(list(range(seed, seed + seeds)), keys, Path(folder), embed_model)
+        if rows in ("all", "stories"):
+            told = lab("ledger_stories")
+            base = Settings.load(env={}, data_dir=Path(folder))
+            if embed_model is not None:
+                base = base.replace(embed_model=embed_model)
+            paths = told.paths([p for p in stories.split(",") if p.strip()])
+            result += told.run(paths, list(range(seed, seed + seeds)), base)
     emit(result, as_json, lambda r: rows_table(r, "mnemex eval ledger"))
 
 
