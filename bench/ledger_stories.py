@@ -32,7 +32,7 @@ from bench.corpus import sentences
 from bench.timing import percentile, timed
 from mnemex.config import Settings
 
-START = datetime(2025, 1, 6, 9, 0, tzinfo=UTC)
+START = datetime(2025, 1, 1, 9, 0, tzinfo=UTC)  # day 0 is the first of January
 FILLER_NOTES = 150
 SETTING = ("assert", "change")  # statement kinds that set the subject's value
 KINDS = (*SETTING, "mention")
@@ -269,19 +269,38 @@ class _Clock:
         return self.now
 
 
+ABLATIONS = {
+    "no read-time resolution": {"ledger_resolve": False},
+    "no assertion model": {"assertion_floor": 0.0, "assertion_veto": 0.0},
+    "no ledger extraction": {"ledger_extract": False},
+}
+
+
 def run(
-    paths: list[Path], seeds: list[int], base: Settings, *, misses: bool = False
+    paths: list[Path],
+    seeds: list[int],
+    base: Settings,
+    *,
+    ablations: bool = False,
+    misses: bool = False,
 ) -> list[dict[str, Any]]:
-    """Unkeyed and keyed rows for each set, averaged over seeds (the seed orders the saves)."""
+    """Unkeyed and keyed rows for each set (and the ablations, unkeyed), averaged over seeds
+    (the seed orders the saves and picks the filler notes)."""
     out: list[dict[str, Any]] = []
     for path in paths:
         stories = load(path)
-        for keyed in (False, True):
-            tallies = [run_row(stories, base, keyed=keyed, seed=seed) for seed in seeds]
-            line: dict[str, Any] = {
-                "row": f"{'keyed' if keyed else 'unkeyed'}, {path.stem}",
-                "seeds": len(seeds),
-            }
+        variants: list[tuple[str, Settings, bool]] = [
+            (f"unkeyed, {path.stem}", base, False),
+            (f"keyed, {path.stem}", base, True),
+        ]
+        if ablations:
+            variants += [
+                (f"unkeyed, {path.stem}, ablation: {name}", base.replace(**change), False)
+                for name, change in ABLATIONS.items()
+            ]
+        for name, settings, keyed in variants:
+            tallies = [run_row(stories, settings, keyed=keyed, seed=seed) for seed in seeds]
+            line: dict[str, Any] = {"row": name, "seeds": len(seeds)}
             per_seed = [t.metrics() for t in tallies]
             for metric in per_seed[0]:
                 values = [m[metric] for m in per_seed]

@@ -223,7 +223,7 @@ def link_entities(tx: Tx, memory_id: str, names: Sequence[str], now_us: int) -> 
 def _only_mentions(engine: Engine, draft: Draft, vector: bytes | None) -> bool:
     """True when an unkeyed sentence only mentions values (the assertion model's veto): it is
     saved, but it writes no fact, so "Dana's brother wants a Tesla" never supersedes her car."""
-    embedder, floor = engine.embedder, engine.settings.assertion_floor
+    embedder, floor = engine.embedder, engine.settings.assertion_veto
     if draft.key is not None or vector is None or embedder is None or floor <= 0:
         return False
     if len(draft.content) > ledger.WHOLE_ANCHOR:  # a document: its clauses are read one by one

@@ -402,7 +402,11 @@ def run_search(
     """Channels fused by weighted RRF, priors and context added, blended with temporal scores."""
     settings = engine.settings
     # A question about an earlier value needs the statements the ledger has superseded.
-    earlier = settings.ledger_resolve and resolve.mode_of(request.text, None) is resolve.Mode.PAST
+    earlier = settings.ledger_resolve and (
+        resolve.mode_of(request.text, None) is resolve.Mode.PAST
+        or temporal_cues.loose_period(request.text, now) is not None
+        or temporal_cues.named_period(request.text, now) is not None
+    )
     flt = memory_filter(tx, request, history=earlier)
     if flt is None:
         return []
@@ -490,7 +494,9 @@ def _resolved(
         for memory in (memories.get(ids[i]) for i in pool)
         if memory is not None
     ]
-    period = temporal_cues.named_period(request.text, now)
+    period = temporal_cues.named_period(request.text, now) or temporal_cues.loose_period(
+        request.text, now
+    )
     end = to_micros(request.as_of) if request.as_of is not None else None
     if period is not None:
         end = period[1] if end is None else min(end, period[1])

@@ -32,17 +32,19 @@ from mnemex.ledger import assertion
 from mnemex.text import STOPWORDS
 
 CENTRE_PRIOR = 5.0  # the centre is the subject's mean shrunk as if 5 zero vectors joined
-LINK = 0.2  # centred cosine to the seed at which a statement joins the seed's group
-MARGIN = 0.25  # ... and how far below the seed's question cosine it may be
+LINK = 0.0  # centred cosine to the seed at which a statement joins the seed's group
+MARGIN = 0.5  # ... and how far below the seed's centred cosine to the question it may be
+ASKED_FLOOR = 0.05  # ... and the least centred cosine to the question it must have
 POOL = 20  # candidates read, best first
 FIRST_PERSON = re.compile(r"\b(?:i|i'm|i've|i'd|my|me|mine|myself)\b", re.IGNORECASE)
 _PAST = re.compile(
-    r"\b(?:before|used\s+to|previous(?:ly)?|prior\s+to|formerly|former|originally|"
+    r"\b(?:before|used\s+to|did\b[^?.]*\buse\s+to|previous(?:ly)?|prior\s+to|formerly|former|originally|"
     r"at\s+first|in\s+the\s+past|until|earlier|back\s+then|back\s+when|any\s?more|"
     r"no\s+longer|(?:the|his|her|their|my)\s+old|first\s+one|had\s+been)\b",
     re.IGNORECASE,
 )
-_TOKEN = re.compile(r"[\w][\w'.+-]*\w|\w")
+_TOKEN = re.compile(r"\w[\w.+-]*\w|\w")
+_NAMED = re.compile(r"(?<![.!?]\s)(?<!^)\b[A-Z0-9][\w.+-]*")  # capitalised, not first
 
 Vector = npt.NDArray[np.float32]
 
@@ -105,43 +107,71 @@ def _unit(matrix: npt.NDArray[np.float32]) -> npt.NDArray[np.float32]:
 
 
 def _group(members: list[Candidate], query: Vector) -> list[int]:
-    """Indexes (into members; 0 is the seed) of the statements about the seed's attribute."""
+    """Indexes (into members) of the statements about the attribute the question asks, the
+    closest to it first (the seed).
+
+    Centred on the subject's statements (their shared part, the person, removed), the question
+    and each statement keep what is particular: the attribute and the value. The seed is the
+    statement closest to the question so; the group, those close to the seed and not much
+    further from the question.
+    """
     matrix = np.stack([m.vector for m in members if m.vector is not None]).astype(np.float32)
     centre = matrix.sum(axis=0) / (len(matrix) + CENTRE_PRIOR)
     centred = _unit(matrix - centre)
-    link = centred @ centred[0]
-    closeness = _unit(matrix) @ (query / max(float(np.linalg.norm(query)), 1e-9))
-    floor = float(closeness[0]) - MARGIN
-    return [i for i in range(len(members)) if i == 0 or (link[i] >= LINK and closeness[i] >= floor)]
+    asked = (query - centre) / max(float(np.linalg.norm(query - centre)), 1e-9)
+    closeness = centred @ asked
+    seed = int(np.argmax(closeness))
+    link = centred @ centred[seed]
+    floor = max(float(closeness[seed]) - MARGIN, ASKED_FLOOR)
+    group = [
+        i for i in range(len(members)) if i == seed or (link[i] >= LINK and closeness[i] >= floor)
+    ]
+    return sorted(group, key=lambda i: -closeness[i])
 
 
-def _value_words(text: str, shared: set[str]) -> set[str]:
-    """What a statement says the value is, roughly: its words minus the group's common ones."""
-    return {t for t in _tokens(text) if t not in STOPWORDS and t not in shared and len(t) > 1}
+def _value_words(text: str, ignore: set[str]) -> set[str]:
+    """What a statement says the value is, roughly: its names (capitalised words, numbers), or
+    else its content words, minus the subject, the question's and the group's common words."""
+    named = {t.casefold() for t in _NAMED.findall(text.strip())} - ignore
+    if named:
+        return named
+    return {t for t in _tokens(text) if t not in STOPWORDS and t not in ignore and len(t) > 1}
 
 
 def _before_current(group: list[Candidate], question: str, names: set[str]) -> Candidate | None:
-    """The assertion that set the value before the current one (restatements skipped)."""
+    """The assertion that set the value before the current one (restatements skipped).
+
+    Walking back from the latest assertion: one naming only the current value restates it; one
+    naming it and more is the change to it (the more is the old value); the first naming the
+    old value, or something else, answers. "before Y" starts from the first statement naming Y.
+    """
     ordered = sorted(group, key=lambda c: c.when)
-    counts: dict[str, int] = {}
-    for c in ordered:
-        for t in set(_tokens(c.text)):
-            counts[t] = counts.get(t, 0) + 1
-    shared = {t for t, n in counts.items() if n * 2 > len(ordered)} | names
-    values = [_value_words(c.text, shared) for c in ordered]
+    every = set.intersection(*(set(_tokens(c.text)) for c in ordered))
     asked = set(_tokens(question)) - STOPWORDS - names
-    # "before Y": start from the first statement naming Y, else from the latest one.
-    start = len(ordered) - 1
-    for i, words in enumerate(values):
-        if words & asked:
-            start = i
+    ignore = names | every | asked
+    values = [_value_words(c.text, ignore) for c in ordered]
+    start, current = len(ordered) - 1, values[-1]
+    for i, c in enumerate(ordered):
+        named = {t.casefold() for t in _NAMED.findall(question)} - names
+        if named & {t.casefold() for t in _NAMED.findall(c.text)}:
+            start, current = i, named
             break
-    current = values[start]
+    old: set[str] = set()
+    changed: Candidate | None = None
     for i in range(start - 1, -1, -1):
-        if not values[i] & current:
+        words = values[i]
+        if old and words & old:
             return ordered[i]
-        current = current | values[i]  # a restatement: its words are the current value's too
-    return None
+        if words <= current:
+            continue  # a restatement of the current value
+        if words & current and changed is None:
+            changed, old = ordered[i], words - current  # the change to the current value
+            continue
+        if not old:
+            return ordered[i]
+    if changed is not None:
+        return changed
+    return ordered[start] if start < len(ordered) - 1 and start > 0 else None
 
 
 def resolve(
@@ -150,7 +180,7 @@ def resolve(
     candidates: Sequence[Candidate],
     *,
     period_end: int | None = None,
-    floor: float = 0.5,
+    floor: float = 0.8,
 ) -> str | None:
     """The id of the candidate that answers the question's attribute at its time, or None."""
     if query is None or len(candidates) < 2:

@@ -138,6 +138,7 @@ def eval_ledger(
     stories: str = typer.Option(
         "", help="Story sets: comma-separated paths or bench/data names; default: all of them."
     ),
+    ablations: bool = typer.Option(False, help="Story sets also without each mechanism."),
     as_json: bool = JSON_OPTION,
 ) -> None:
     """Current vs stale facts after changes: current@1, stale@1, past@1, static and two-hop."""
@@ -159,7 +160,7 @@ def eval_ledger(
             if embed_model is not None:
                 base = base.replace(embed_model=embed_model)
             paths = told.paths([p for p in stories.split(",") if p.strip()])
-            result += told.run(paths, list(range(seed, seed + seeds)), base)
+            result += told.run(paths, list(range(seed, seed + seeds)), base, ablations=ablations)
     emit(result, as_json, lambda r: rows_table(r, "mnemex eval ledger"))
 
 
