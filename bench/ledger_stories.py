@@ -269,7 +269,7 @@ class _Clock:
         return self.now
 
 
-ABLATIONS = {
+ABLATIONS: dict[str, dict[str, Any]] = {
     "no read-time resolution": {"ledger_resolve": False},
     "no assertion model": {"assertion_floor": 0.0, "assertion_veto": 0.0},
     "no ledger extraction": {"ledger_extract": False},

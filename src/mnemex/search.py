@@ -14,7 +14,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 from concurrent.futures import Future
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Protocol
 
@@ -478,21 +478,28 @@ def _resolved(
     now: datetime,
 ) -> list[int]:
     """The order with the memory that answers the asked attribute at the asked time first."""
-    pool = [int(i) for i in ranking[: resolve.POOL]]
-    memories = tx.get_memories([ids[i] for i in pool])
-    model = engine.embedder.model_id if engine.embedder is not None else ""
-    vectors = tx.live_embeddings(list(memories), model)
-    dim = len(pending.result())
-    candidates = [
-        resolve.Candidate(
-            id=memory.id,
-            text=memory.content,
-            entities=memory.entities,
-            when=to_micros(memory.observed_at or memory.created_at),
-            vector=from_bytes(vectors[memory.id], dim) if memory.id in vectors else None,
-        )
-        for memory in (memories.get(ids[i]) for i in pool)
-        if memory is not None
+    pool = [ids[int(i)] for i in ranking[: resolve.POOL]]
+    memories = tx.get_memories(pool)
+    members = resolve.about_subject(
+        request.text,
+        [
+            resolve.Candidate(
+                id=memory.id,
+                text=memory.content,
+                entities=memory.entities,
+                when=to_micros(memory.observed_at or memory.created_at),
+                vector=None,
+            )
+            for memory in (memories.get(memory_id) for memory_id in pool)
+            if memory is not None
+        ],
+    )
+    if len(members) < 2 or engine.embedder is None:
+        return order
+    vectors = tx.live_embeddings([m.id for m in members], engine.embedder.model_id)
+    dim = engine.embedder.dim
+    members = [
+        replace(m, vector=from_bytes(vectors[m.id], dim)) for m in members if m.id in vectors
     ]
     period = temporal_cues.named_period(request.text, now) or temporal_cues.loose_period(
         request.text, now
@@ -503,7 +510,7 @@ def _resolved(
     chosen = resolve.resolve(
         request.text,
         pending.result(),
-        candidates,
+        members,
         period_end=end,
         floor=engine.settings.assertion_floor,
     )

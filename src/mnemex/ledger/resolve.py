@@ -174,22 +174,29 @@ def _before_current(group: list[Candidate], question: str, names: set[str]) -> C
     return ordered[start] if start < len(ordered) - 1 and start > 0 else None
 
 
+def about_subject(question: str, candidates: Sequence[Candidate]) -> list[Candidate]:
+    """The best `POOL` candidates that speak of the subject the question names (read before
+    any vector is loaded: most questions name none, and resolution then costs nothing more)."""
+    pool = list(candidates[:POOL])
+    names = subject_names(question, pool)
+    first_person = FIRST_PERSON.search(question) is not None
+    return [c for c in pool if about(c, names, first_person)]
+
+
 def resolve(
     question: str,
     query: Vector | None,
-    candidates: Sequence[Candidate],
+    members: Sequence[Candidate],
     *,
     period_end: int | None = None,
-    floor: float = 0.8,
+    floor: float = 0.7,
 ) -> str | None:
-    """The id of the candidate that answers the question's attribute at its time, or None."""
-    if query is None or len(candidates) < 2:
+    """The id of the statement about the subject (`about_subject`'s, with their vectors) that
+    answers the question's attribute at its time, or None."""
+    members = [c for c in members if c.vector is not None]
+    if query is None or len(members) < 2:
         return None
-    pool = [c for c in candidates[:POOL] if c.vector is not None]
-    names = subject_names(question, pool)
-    members = [c for c in pool if about(c, names, FIRST_PERSON.search(question) is not None)]
-    if len(members) < 2:
-        return None
+    names = subject_names(question, members)
     group = [members[i] for i in _group(members, query)]
     if len(group) < 2:
         return None
