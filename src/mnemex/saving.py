@@ -228,6 +228,9 @@ def _only_mentions(engine: Engine, draft: Draft, vector: bytes | None) -> bool:
         return False
     if len(draft.content) > ledger.WHOLE_ANCHOR:  # a document: its clauses are read one by one
         return False
+    read = draft.statements.triples if draft.statements is not None else []
+    if any(t.correction or t.negated or t.previous for t in read):
+        return False  # "Bob's editor is Emacs, not Vim": a form the model was not trained on
     matrix = from_bytes(vector, embedder.dim)[None, :]
     return bool(assertion.probabilities([draft.content], matrix)[0] < floor)
 
