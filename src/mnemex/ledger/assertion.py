@@ -56,12 +56,12 @@ def _model() -> tuple[npt.NDArray[np.float32], float] | None:
 def probabilities(texts: list[str], vectors: npt.NDArray[np.float32]) -> npt.NDArray[np.float64]:
     """P(the sentence sets its subject's own value) for each sentence.
 
-    Without the model file (a source checkout that has not run the training) every sentence
-    counts as an assertion, which is what read-time resolution did before the model.
+    Without the model file, or for vectors of another embedding model than the one it was
+    trained on, every sentence counts as an assertion (resolution then goes by time alone).
     """
     model = _model()
-    if model is None or len(texts) == 0:
-        return np.ones(len(texts))
+    if model is None or len(texts) == 0 or vectors.shape[1] + BUCKETS != len(model[0]):
+        return np.ones(len(texts))  # no model, or vectors of another embedding model
     weights, bias = model
     logits = features(texts, vectors) @ weights + bias
     return 1.0 / (1.0 + np.exp(-logits.astype(np.float64)))
