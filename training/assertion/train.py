@@ -86,8 +86,10 @@ def main(argv: list[str]) -> None:
         for floor in (0.3, 0.5, 0.7, 0.8, 0.9):
             logit = np.log(floor / (1 - floor))
             kept = float((oof[y == 1] >= logit).mean())
-            print(f"    floor {floor}: assertions kept {kept:.3f}, mentions caught "
-                  f"{float((oof[mentions] < logit).mean()):.3f}")
+            print(
+                f"    floor {floor}: assertions kept {kept:.3f}, mentions caught "
+                f"{float((oof[mentions] < logit).mean()):.3f}"
+            )
         best = max(best, (score, l2))
     w, b = binary(x, y, best[1])
     OUT.parent.mkdir(parents=True, exist_ok=True)
