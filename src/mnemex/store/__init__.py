@@ -28,7 +28,13 @@ def open_backend(target: str | os.PathLike[str] | None, settings: Settings) -> B
     """Open (creating and migrating if needed) the store named by `target`."""
     location = resolve_target(target, settings)
     if location.startswith(("postgresql://", "postgres://")):
-        raise InvalidInputError("target", "the PostgreSQL backend is not available in this build")
+        try:
+            from mnemex.store.postgres import PostgresBackend
+        except ImportError as exc:
+            raise InvalidInputError(
+                "target", "the PostgreSQL backend needs psycopg: pip install 'mnemex[postgres]'"
+            ) from exc
+        return PostgresBackend(location)
     from mnemex.store.sqlite import SqliteBackend
 
     return SqliteBackend(location, busy_timeout_ms=settings.busy_timeout_ms)

@@ -58,6 +58,8 @@ def _is_busy(exc: BaseException) -> bool:
 class SqliteBackend(TokenTable):
     """A SQLite store; safe to share between threads and with other processes on the same file."""
 
+    searches_inside = False  # the engine keeps BM25 and vector indexes in memory (retrieval/)
+
     def __init__(self, location: str, *, busy_timeout_ms: int = 30_000) -> None:
         self.location = location
         self.in_memory = location == ":memory:"
