@@ -58,20 +58,24 @@ def test_row_level_security_confines_a_query_without_tenant_clause(
         conn = tx.conn  # type: ignore[attr-defined]
         assert conn.execute("SELECT count(*) FROM memories").fetchone()[0] == 2
         unfiltered = conn.execute("SELECT count(*) FROM change_log").fetchone()[0]
-        assert unfiltered == tx.conn.execute(  # type: ignore[attr-defined]
-            "SELECT count(*) FROM change_log WHERE tenant = 'beta'"
-        ).fetchone()[0]
-        assert conn.execute("SELECT count(*) FROM change_log WHERE tenant != 'beta'").fetchone()[
-            0
-        ] == 0
+        assert (
+            unfiltered
+            == tx.conn.execute(  # type: ignore[attr-defined]
+                "SELECT count(*) FROM change_log WHERE tenant = 'beta'"
+            ).fetchone()[0]
+        )
+        assert (
+            conn.execute("SELECT count(*) FROM change_log WHERE tenant != 'beta'").fetchone()[0]
+            == 0
+        )
     with pg_store.backend.read(pg_store.tenant) as tx:
         conn = tx.conn  # type: ignore[attr-defined]
         assert conn.execute("SELECT count(*) FROM memories").fetchone()[0] == 1
-    with pytest.raises(psycopg.errors.InsufficientPrivilege, match="row-level security"):
-        with pg_store.backend.write(pg_store.tenant) as tx:
-            tx.conn.execute(  # type: ignore[attr-defined]
-                "INSERT INTO events (id, tenant, kind, at) VALUES ('evt_x', 'beta', 'x', 0)"
-            )
+    refused = pytest.raises(psycopg.errors.InsufficientPrivilege, match="row-level security")
+    with refused, pg_store.backend.write(pg_store.tenant) as tx:
+        tx.conn.execute(  # type: ignore[attr-defined]
+            "INSERT INTO events (id, tenant, kind, at) VALUES ('evt_x', 'beta', 'x', 0)"
+        )
     with psycopg.connect(pg_store.backend.location, autocommit=True) as conn:
         assert conn.execute("SELECT count(*) FROM memories").fetchone()[0] == 0  # no tenant set
 
@@ -80,9 +84,9 @@ def test_one_active_value_per_key_is_enforced_by_the_database(pg_store: MemorySt
     pg_store.save("x", subject="Alice", relation="editor", value="vim")
     current = pg_store.facts("Alice", "editor")[0]
     second = dataclasses.replace(current, id="fct_second", object="emacs")
-    with pytest.raises(psycopg.errors.UniqueViolation, match="facts_one_active"):
-        with pg_store.backend.write(pg_store.tenant) as tx:
-            tx.insert_fact(second)
+    refused = pytest.raises(psycopg.errors.UniqueViolation, match="facts_one_active")
+    with refused, pg_store.backend.write(pg_store.tenant) as tx:
+        tx.insert_fact(second)
     assert [fact.object for fact in pg_store.facts("Alice", "editor")] == ["vim"]
 
 

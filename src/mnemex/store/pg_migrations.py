@@ -9,7 +9,9 @@ so servers starting at once on a new database migrate it exactly once. What diff
   (documents and tokens per tenant) and `lexicon_terms` (documents per term per tenant).
 - Embeddings gain an `embedding vector` column; an HNSW index per dimension is made on demand
   (postgres_vectors.py), as pgvector indexes only a fixed dimension.
-- Every tenant table has row-level security (FORCE: the owner too) keyed on the session setting
+- `tenants` lists every tenant that ever wrote (the backend adds it in its first write), so a
+  whole store can be listed although every other table is confined to one tenant:
+- every tenant table has row-level security (FORCE: the owner too) keyed on the session setting
   `mnemex.tenant`, a second guard behind the tenant clause of every query.
 
 Data backfills of later SQLite migrations (3, 8) run against whatever rows exist; on a new
@@ -90,6 +92,10 @@ CREATE INDEX memories_tenant_hash ON memories (tenant, content_hash)
 CREATE INDEX memories_tenant_created ON memories (tenant, created_at)
 --;
 CREATE INDEX memories_terms ON memories USING gin (terms)
+--;
+CREATE TABLE tenants (
+    name TEXT PRIMARY KEY
+)
 --;
 CREATE TABLE lexicon_docs (
     tenant TEXT PRIMARY KEY,

@@ -21,7 +21,7 @@ from typing import Any
 
 from mnemex.clock import system_clock, to_micros
 from mnemex.errors import StorageError
-from mnemex.store import pg_migrations
+from mnemex.store import pg_migrations, redact
 from mnemex.store._pg_events import PgEventRows
 from mnemex.store._pg_export import PgExportRows
 from mnemex.store._pg_graph import PgGraphRows
@@ -50,20 +50,6 @@ class PgTx(PgMemoryRows, PgGraphRows, PgLedgerRows, PgEventRows, PgVectorRows, P
             raise RuntimeError("write attempted in a read transaction")
 
 
-def redact(location: str) -> str:
-    """A connection URI without its password, for messages and stats."""
-    from urllib.parse import urlsplit, urlunsplit
-
-    parts = urlsplit(location)
-    if parts.password is None:
-        return location
-    host = parts.hostname or ""
-    if parts.port is not None:
-        host += f":{parts.port}"
-    user = f"{parts.username}:***@" if parts.username else ""
-    return urlunsplit(parts._replace(netloc=user + host))
-
-
 class PostgresBackend:
     """A PostgreSQL store; safe to share between threads, processes and machines."""
 
@@ -75,6 +61,7 @@ class PostgresBackend:
 
         self.location = location
         self._shared: dict[Any, Any] = {}
+        self._known: set[str] = set()  # tenants this process has seen written (in `tenants`)
         self._local = threading.local()
         self._errors = psycopg.Error
         try:
@@ -127,6 +114,10 @@ class PostgresBackend:
                     "set_config('mnemex.tenant', %s, true)",
                     (tenant, _TENANT_LOCK_SEED, tenant),
                 )
+                if tenant not in self._known:
+                    conn.execute(
+                        "INSERT INTO tenants (name) VALUES (%s) ON CONFLICT DO NOTHING", (tenant,)
+                    )
                 tx = PgTx(conn, tenant, writable=True, shared=self._shared)
                 self._local.tx = tx
                 try:
@@ -134,6 +125,7 @@ class PostgresBackend:
                 finally:
                     self._local.tx = None
                 conn.execute("COMMIT")
+                self._known.add(tenant)
             except BaseException:
                 conn.execute("ROLLBACK")
                 raise
@@ -209,6 +201,18 @@ class PostgresBackend:
     def touch_token(self, token_id: str, at: datetime) -> None:
         """Record a use of the token."""
         self._sql("UPDATE tokens SET last_used = %s WHERE id = %s", (to_micros(at), token_id))
+
+    def token_records(self) -> list[tuple[Token, str]]:
+        """Every token with the hash of its secret, oldest first (to move a store)."""
+        rows = self._sql(
+            f"SELECT {_TOKEN_COLUMNS}, token_hash FROM tokens ORDER BY created_at, id", ()
+        )
+        return [(_token(row), str(row[-1])) for row in rows]
+
+    def tenants(self) -> list[str]:
+        """Every tenant that has written to the store, in name order (the `tenants` table sits
+        outside row-level security: it is how a whole store is listed)."""
+        return [str(row[0]) for row in self._sql("SELECT name FROM tenants ORDER BY name", ())]
 
     # -- bookkeeping ----------------------------------------------------------------------------
 
