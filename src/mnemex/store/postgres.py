@@ -20,7 +20,7 @@ from datetime import datetime
 from typing import Any
 
 from mnemex.clock import system_clock, to_micros
-from mnemex.errors import StorageError
+from mnemex.errors import StorageError, StoreBusyError
 from mnemex.store import pg_migrations, redact
 from mnemex.store._pg_events import PgEventRows
 from mnemex.store._pg_export import PgExportRows
@@ -106,7 +106,7 @@ class PostgresBackend:
                 yield tx
             return
         self._check_open()
-        with self._pool.connection() as conn:
+        with self._connection() as conn:
             conn.execute("BEGIN")
             try:
                 conn.execute(
@@ -139,7 +139,7 @@ class PostgresBackend:
                 yield tx
             return
         self._check_open()
-        with self._pool.connection() as conn:
+        with self._connection() as conn:
             conn.execute("BEGIN ISOLATION LEVEL REPEATABLE READ, READ ONLY")
             try:
                 conn.execute("SELECT set_config('mnemex.tenant', %s, true)", (tenant,))
@@ -152,6 +152,23 @@ class PostgresBackend:
             finally:
                 conn.execute("ROLLBACK")  # nothing to keep: the transaction was read-only
 
+    @contextmanager
+    def _connection(self) -> Iterator[Any]:
+        """A pooled connection; a pool still empty after the timeout is StoreBusyError."""
+        from psycopg_pool import PoolTimeout
+
+        try:
+            conn = self._pool.getconn()
+        except PoolTimeout as exc:
+            raise StoreBusyError(
+                f"no free connection to {redact(self.location)} (pool of {self._pool.max_size})",
+                timeout_ms=int(self._pool.timeout * 1000),
+            ) from exc
+        try:
+            yield conn
+        finally:
+            self._pool.putconn(conn)
+
     def _check_open(self) -> None:
         if self._closed:
             raise StorageError("the store is closed", location=redact(self.location))
@@ -160,7 +177,7 @@ class PostgresBackend:
 
     def _sql(self, sql: str, params: tuple[Any, ...]) -> list[Any]:
         self._check_open()
-        with self._pool.connection() as conn:
+        with self._connection() as conn:
             cursor = conn.execute(sql, params)
             return list(cursor.fetchall()) if cursor.description else []
 
