@@ -14,6 +14,7 @@ import mnemex
 from mnemex import MemoryStore, Settings
 from mnemex.retrieval.in_store import StoreLexicon, StoreVectors
 from mnemex.store import migrations, pg_migrations
+from mnemex.text import value_key
 from tests.conftest import FakeClock
 from tests.fakes import HASH_MODEL, HashEmbedder
 from tests.pg import PgServer
@@ -153,3 +154,40 @@ def test_vector_search_runs_in_the_database(postgres_uri: str, tmp_path: Path) -
                 "SELECT indexname FROM pg_indexes WHERE tablename = 'embeddings'"
             ).fetchall()
         assert (f"embeddings_hnsw_{embedder.dim}",) in names
+
+
+def test_backfilling_migrations_see_every_tenant(
+    postgres: PgServer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    uri = postgres.new_database(migrated=False)
+    try:
+        with psycopg.connect(uri, autocommit=True) as conn:
+            monkeypatch.setattr(pg_migrations, "MIGRATIONS", pg_migrations.MIGRATIONS[:2])
+            assert pg_migrations.apply(conn, 1) == [1, 2]
+            monkeypatch.undo()
+            for tenant in ("a", "b"):
+                with conn.transaction():
+                    conn.execute("SELECT set_config('mnemex.tenant', %s, true)", (tenant,))
+                    conn.execute(
+                        "INSERT INTO entities (id, tenant, name, norm, created_at, updated_at) "
+                        "VALUES (%s, %s, 'Alice', 'alice', 0, 0)",
+                        (f"ent_{tenant}", tenant),
+                    )
+                    conn.execute(
+                        "INSERT INTO facts (id, tenant, subject_id, subject, relation, object, "
+                        "statement, observed_at, valid_from, recorded_at) VALUES "
+                        "(%s, %s, %s, 'Alice', 'editor', 'Neo Vim', 'x', 0, 0, 0)",
+                        (f"fct_{tenant}", tenant, f"ent_{tenant}"),
+                    )
+            assert pg_migrations.apply(conn, 2) == list(range(3, 10))
+            for tenant in ("a", "b"):
+                with conn.transaction():
+                    conn.execute("SELECT set_config('mnemex.tenant', %s, true)", (tenant,))
+                    keys = conn.execute("SELECT object_key FROM facts").fetchall()
+                    counts = conn.execute(
+                        "SELECT object_key, status, relation, facts FROM fact_value_counts"
+                    ).fetchall()
+                assert keys == [(value_key("Neo Vim"),)]
+                assert counts == [(value_key("Neo Vim"), "active", "editor", 1)]
+    finally:
+        postgres.drop(uri)

@@ -30,7 +30,7 @@ from mnemex.store.fts_tokens import tokenizer
 
 K1 = 1.2  # FTS5's bm25() constants
 B = 0.75
-_CAP = 255  # occurrences of a term kept per field (pgvector-free limit: 256 positions a lexeme)
+_CAP = 255  # occurrences of a term kept per field (PostgreSQL keeps 256 positions a lexeme)
 _MAX_LEXEME = 2046  # bytes; PostgreSQL refuses longer lexemes
 _ORDERS = {"used": "m.last_used", "created": "COALESCE(m.observed_at, m.created_at)"}
 _ID_TABLES = frozenset({"memories", "facts", "reviews", "entities"})

@@ -14,14 +14,15 @@ so servers starting at once on a new database migrate it exactly once. What diff
 - every tenant table has row-level security (FORCE: the owner too) keyed on the session setting
   `mnemex.tenant`, a second guard behind the tenant clause of every query.
 
-Data backfills of later SQLite migrations (3, 8) run against whatever rows exist; on a new
-database, the only kind these migrations have met so far, there are none.
+A migration that rewrites rows (3 and 8 backfill facts) lifts FORCE ROW LEVEL SECURITY on its
+tables inside its own transaction, so the owner sees every tenant's rows while it runs.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from typing import Any
 
 from mnemex.errors import StorageError
@@ -43,6 +44,16 @@ def _run(conn: Connection, script: str) -> None:
     for statement in script.split("\n--;\n"):
         if statement.strip():
             conn.execute(_binary_text(statement))
+
+
+@contextmanager
+def _every_tenant(conn: Connection, *tables: str) -> Iterator[None]:
+    """Inside a migration's transaction: the owner (the migrating role) sees all rows."""
+    for table in tables:
+        conn.execute(f"ALTER TABLE {table} NO FORCE ROW LEVEL SECURITY")
+    yield
+    for table in tables:
+        conn.execute(f"ALTER TABLE {table} FORCE ROW LEVEL SECURITY")
 
 
 def _guard(conn: Connection, *tables: str) -> None:
@@ -373,8 +384,8 @@ def _m003_fact_values(conn: Connection) -> None:
     from mnemex.text import value_key
 
     conn.execute('ALTER TABLE facts ADD COLUMN object_key TEXT COLLATE "C"')
-    rows = conn.execute("SELECT seq, object FROM facts").fetchall()
-    with conn.cursor() as cursor:
+    with _every_tenant(conn, "facts"), conn.cursor() as cursor:
+        rows = cursor.execute("SELECT seq, object FROM facts").fetchall()
         cursor.executemany(
             "UPDATE facts SET object_key = %s WHERE seq = %s", [(value_key(o), q) for q, o in rows]
         )
@@ -437,10 +448,6 @@ CREATE TABLE fact_value_counts (
     PRIMARY KEY (tenant, object_key, status, relation)
 )
 --;
-INSERT INTO fact_value_counts
-    SELECT tenant, coalesce(object_key, ''), status, relation, count(*) FROM facts
-    GROUP BY 1, 2, 3, 4
---;
 CREATE FUNCTION mnemex_fact_counts() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
     IF TG_OP = 'UPDATE' AND NEW.tenant IS NOT DISTINCT FROM OLD.tenant
@@ -469,6 +476,11 @@ CREATE TRIGGER facts_counts AFTER INSERT OR UPDATE OR DELETE ON facts
     FOR EACH ROW EXECUTE FUNCTION mnemex_fact_counts()
 """,
     )
+    with _every_tenant(conn, "facts"):
+        conn.execute(
+            "INSERT INTO fact_value_counts SELECT tenant, coalesce(object_key, ''), status, "
+            "relation, count(*) FROM facts GROUP BY 1, 2, 3, 4"
+        )
     _guard(conn, "fact_value_counts")
 
 
