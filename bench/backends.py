@@ -18,6 +18,7 @@ the same machine load:
 from __future__ import annotations
 
 import http.client
+import json
 import os
 import random
 import socket
@@ -94,6 +95,8 @@ def run(
                             targets[backend], Path(folder), asked, count, clients, seconds
                         )
                         out["http"].append({"size": size, "backend": backend, **row})
+                done = {name: [r for r in rows if r["size"] == size] for name, rows in out.items()}
+                progress(f"[{size:,}] done: {json.dumps(done)}")  # kept should a later size fail
     return out
 
 
