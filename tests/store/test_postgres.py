@@ -191,3 +191,19 @@ def test_backfilling_migrations_see_every_tenant(
                 assert counts == [(value_key("Neo Vim"), "active", "editor", 1)]
     finally:
         postgres.drop(uri)
+
+
+def test_mnemex_db_selects_postgres_and_hides_the_password(
+    postgres_uri: str, tmp_path: Path
+) -> None:
+    settings = Settings.load(env={"MNEMEX_DB": postgres_uri}, data_dir=tmp_path)
+    with mnemex.open(settings=settings) as store:
+        store.save("kept in PostgreSQL")
+        info = store.stats()["store"]
+    assert info["backend"] == "postgresql"
+    assert info["schema_version"] == migrations.MIGRATIONS[-1][0]
+    assert ":***@" in info["location"]
+    assert "mnemex_test_app@" not in info["location"]
+    with psycopg.connect(postgres_uri) as conn:
+        conn.execute("SELECT set_config('mnemex.tenant', 'default', false)")
+        assert conn.execute("SELECT content FROM memories").fetchall() == [("kept in PostgreSQL",)]
