@@ -88,14 +88,18 @@ class PgVectorRows:
             (str(min(EF_SEARCH_MAX, max(40, 2 * limit))),),
         )
         literal = vector_literal(query)
+        # The nearest vectors alone first (the HNSW index scan; joined to memories in one
+        # query, the planner prefers an exact scan of every vector: 235 ms against 15 ms at
+        # 10,000), then those of live memories; twice the room for superseded or archived ones.
         rows = self.conn.execute(
-            f"SELECT e.memory_id, 1 - (e.embedding::vector({d}) <=> %s::vector({d})) "
-            "FROM embeddings e JOIN memories m ON m.id = e.memory_id "
-            f"WHERE e.dim = {d} AND e.tenant = %s AND e.model = %s "
-            "AND m.tenant = %s AND m.content_hash = e.content_hash "
-            "AND m.status IN ('active', 'promoted') "
-            f"ORDER BY e.embedding::vector({d}) <=> %s::vector({d}) LIMIT %s",
-            (literal, self.tenant, model, self.tenant, literal, limit),
+            "SELECT n.memory_id, 1 - n.distance FROM ("
+            f"SELECT e.memory_id, e.content_hash, e.embedding::vector({d}) <=> %s::vector({d}) "
+            f"AS distance FROM embeddings e WHERE e.dim = {d} AND e.tenant = %s AND e.model = %s "
+            f"ORDER BY e.embedding::vector({d}) <=> %s::vector({d}) LIMIT %s) AS n "
+            "JOIN memories m ON m.id = n.memory_id AND m.tenant = %s "
+            "AND m.content_hash = n.content_hash AND m.status IN ('active', 'promoted') "
+            "ORDER BY n.distance LIMIT %s",
+            (literal, self.tenant, model, literal, 2 * limit, self.tenant, limit),
         ).fetchall()
         found = [(str(row[0]), float(row[1])) for row in rows]
         found.sort(key=lambda hit: -hit[1])  # relaxed order: nearly sorted
