@@ -29,9 +29,8 @@ def with_database(uri: str, database: str, user: str | None = None) -> str:
     """`uri` pointed at another database (and user)."""
     parts = urlsplit(uri)
     netloc = parts.netloc
-    if user is not None:
-        host = netloc.rsplit("@", 1)[-1]
-        netloc = f"{user}:{APP_ROLE}@{host}" if "@" in netloc or host else netloc
+    if user is not None:  # the role's password is its name (see PgServer)
+        netloc = f"{user}:{user}@{netloc.rsplit('@', 1)[-1]}"
     return urlunsplit(parts._replace(netloc=netloc, path="/" + database))
 
 
