@@ -27,7 +27,7 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
-from bench import DATA
+from bench import DATA, pg_server
 from bench.corpus import sentences
 from bench.timing import percentile, timed
 from mnemex.config import Settings
@@ -240,7 +240,7 @@ def run_row(stories: list[Story], settings: Settings, *, keyed: bool, seed: int)
 
     clock = _Clock()
     where: dict[str, tuple[int, int]] = {}
-    with mnemex.open(":memory:", settings=settings, clock=clock) as store:
+    with mnemex.open(pg_server.fresh_target(), settings=settings, clock=clock) as store:
         for entry in timeline(stories, seed):
             clock.now = entry.when
             story = stories[entry.story] if entry.story is not None else None
