@@ -21,7 +21,7 @@ from typing import Any
 
 import numpy as np
 
-from bench import wordings
+from bench import pg_server, wordings
 from bench.ledger_world import START, UNSEEN, World, build, build_heldout
 from bench.timing import percentile, timed
 from mnemex.config import Settings
@@ -78,7 +78,7 @@ def _store_row(world: World, settings: Settings, keyed: bool) -> dict[str, float
     import mnemex
 
     clock = _Clock()
-    with mnemex.open(":memory:", settings=settings, clock=clock) as store:
+    with mnemex.open(pg_server.fresh_target(), settings=settings, clock=clock) as store:
         for statement in world.statements:
             clock.now = statement.when
             if keyed and statement.key is not None:

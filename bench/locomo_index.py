@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
-from bench import metrics
+from bench import metrics, pg_server
 from bench.locomo_data import CATEGORIES, Conversation, memory_text
 from mnemex.config import Settings
 from mnemex.service import MemoryStore
@@ -36,7 +36,7 @@ def index(conversation: Conversation, settings: Settings) -> Indexed:
     def clock() -> datetime:
         return asked_at
 
-    store = mnemex.open(":memory:", settings=settings, clock=clock)
+    store = mnemex.open(pg_server.fresh_target(), settings=settings, clock=clock)
     items = [
         {
             "content": memory_text(turn),

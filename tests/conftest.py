@@ -5,11 +5,14 @@ from __future__ import annotations
 from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 import mnemex
 from mnemex import MemoryStore, Settings
+from tests import pg
+from tests.pg import PgServer
 
 
 class FakeClock:
@@ -35,12 +38,32 @@ def settings(tmp_path: Path) -> Settings:
     return Settings.load(env={}, data_dir=tmp_path / "data")
 
 
-@pytest.fixture(params=["memory", "file"])
+@pytest.fixture(scope="session")
+def postgres() -> Iterator[PgServer]:
+    """One PostgreSQL server for the session (MNEMEX_TEST_POSTGRES, else embedded)."""
+    server = pg.start()
+    yield server
+    server.close()
+
+
+@pytest.fixture
+def postgres_uri(postgres: PgServer) -> Iterator[str]:
+    """A fresh, migrated database for one test."""
+    uri = postgres.new_database()
+    yield uri
+    postgres.drop(uri)
+
+
+@pytest.fixture(params=["memory", "file", "postgres"])
 def store(
     request: pytest.FixtureRequest, tmp_path: Path, settings: Settings, clock: FakeClock
 ) -> Iterator[MemoryStore]:
-    """The contract fixture: every test using it runs on ':memory:' and on a file."""
-    target = ":memory:" if request.param == "memory" else str(tmp_path / "store.db")
+    """The contract fixture: every test using it runs on ':memory:', on a SQLite file and on
+    PostgreSQL."""
+    if request.param == "postgres":
+        target = request.getfixturevalue("postgres_uri")
+    else:
+        target = ":memory:" if request.param == "memory" else str(tmp_path / "store.db")
     with mnemex.open(target, settings=settings, clock=clock) as opened:
         yield opened
 
@@ -57,6 +80,8 @@ def assert_fact_counts_kept(store: MemoryStore) -> None:
     statuses = ("active", "superseded")
     with store.backend.read(store.tenant) as tx:
         conn = tx.conn  # type: ignore[attr-defined]
+        if store.backend.searches_inside:  # PostgreSQL: psycopg's placeholders
+            conn = _Placeholders(conn)
         kept = conn.execute(
             "SELECT tenant, object_key, status, relation, facts FROM fact_value_counts "
             "WHERE facts != 0"
@@ -76,3 +101,13 @@ def assert_fact_counts_kept(store: MemoryStore) -> None:
                 (store.tenant, value, *statuses, subject),
             ).fetchall()
             assert tx.value_relations(value, statuses, exclude_subject=subject) == dict(expected)
+
+
+class _Placeholders:
+    """A psycopg connection that takes SQLite's `?` placeholders (for shared test queries)."""
+
+    def __init__(self, conn: Any) -> None:
+        self.conn = conn
+
+    def execute(self, sql: str, params: Any = ()) -> Any:
+        return self.conn.execute(sql.replace("?", "%s"), params)

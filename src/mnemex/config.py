@@ -84,6 +84,9 @@ class Settings:
     # of bench/data/relation_pairs.json (`mnemex eval relations`, figures in the README).
     ledger_extract: bool = True  # unkeyed saves extract (subject, relation, value) statements
     ledger_search: bool = True  # search puts the memory stating an asked-for key's value first
+    ledger_resolve: bool = True  # search answers with the latest assertion of the asked attribute
+    assertion_floor: float = 0.7  # P(assertion) below which a statement never answers a search
+    assertion_veto: float = 0.15  # P(assertion) below which an unkeyed save writes no fact
     relation_auto_threshold: float = 0.78  # map onto an existing key without asking
     relation_review_threshold: float = 0.67  # ...or ask in the review queue; below: a new key
     # Which key a verb-only statement changes ("I switched to Neovim"): calibrated on the labelled
@@ -223,7 +226,13 @@ def _validated(settings: Settings) -> Settings:
         raise InvalidInputError("recall_floor", "must be within [0, 1]", limit=1)
     if not 0 <= settings.temporal_weight <= 1:
         raise InvalidInputError("temporal_weight", "must be within [0, 1]", limit=1)
-    for name in ("analysis_save_threshold", "analysis_recall_threshold", "dedup_review"):
+    for name in (
+        "analysis_save_threshold",
+        "analysis_recall_threshold",
+        "dedup_review",
+        "assertion_floor",
+        "assertion_veto",
+    ):
         if not 0 <= getattr(settings, name) <= 1:
             raise InvalidInputError(name, "must be within [0, 1]", limit=1)
     if not settings.dedup_review <= settings.dedup_merge <= 1:

@@ -20,6 +20,7 @@ from mnemex.ledger.similarity import Similarity
 from mnemex.ledger.similarity import for_embedder as similarity_for
 from mnemex.models import Memory
 from mnemex.retrieval.bm25 import LexicalIndex
+from mnemex.retrieval.in_store import StoreLexicon, StoreVectors
 from mnemex.retrieval.ppr import MemoryGraph
 from mnemex.retrieval.vector import VectorIndex
 from mnemex.store.api_tokens import TokenRegistry
@@ -54,12 +55,15 @@ class Engine:
         return load_embedder(self.settings.embed_model)
 
     def vector_index(self, tenant: str) -> VectorIndex | None:
-        """The tenant's in-memory vector index (None for a lexical-only engine)."""
+        """The tenant's vector index (None for a lexical-only engine): in memory, or a handle on
+        the database's own when the backend searches inside it."""
         embedder = self.embedder
         if embedder is None:
             return None
         with self.lock:
             index = self._vectors.get(tenant)
+            if index is None and self.backend.searches_inside:
+                index = self._vectors[tenant] = StoreVectors(embedder.model_id, embedder.dim)
             if index is None:
                 index = self._vectors[tenant] = VectorIndex(
                     embedder.model_id,
@@ -100,9 +104,12 @@ class Engine:
             return graph
 
     def lexical_index(self, tenant: str) -> LexicalIndex:
-        """The tenant's in-memory BM25 postings (retrieval/bm25.py)."""
+        """The tenant's BM25 postings in memory (retrieval/bm25.py), or a handle on the database's
+        term vectors when the backend searches inside it (retrieval/in_store.py)."""
         with self.lock:
             index = self._lexicons.get(tenant)
+            if index is None and self.backend.searches_inside:
+                index = self._lexicons[tenant] = StoreLexicon(4 * self.settings.lexical_candidates)
             if index is None:
                 index = self._lexicons[tenant] = LexicalIndex(
                     self._snapshot_path("lexicon", tenant, "npz")

@@ -22,6 +22,7 @@ from mnemex.config import Settings
 from mnemex.embed import from_bytes
 from mnemex.engine import Engine, require
 from mnemex.errors import InvalidInputError
+from mnemex.ledger import assertion
 from mnemex.ledger import save as ledger
 from mnemex.ledger.extract import Extraction
 from mnemex.models import Fact, Memory, MemoryStatus, SaveResult, new_id
@@ -219,6 +220,21 @@ def link_entities(tx: Tx, memory_id: str, names: Sequence[str], now_us: int) -> 
     tx.link_entities(memory_id, ids)
 
 
+def _only_mentions(engine: Engine, draft: Draft, vector: bytes | None) -> bool:
+    """True when an unkeyed sentence only mentions values (the assertion model's veto): it is
+    saved, but it writes no fact, so "Dana's brother wants a Tesla" never supersedes her car."""
+    embedder, floor = engine.embedder, engine.settings.assertion_veto
+    if draft.key is not None or vector is None or embedder is None or floor <= 0:
+        return False
+    if len(draft.content) > ledger.WHOLE_ANCHOR:  # a document: its clauses are read one by one
+        return False
+    read = draft.statements.triples if draft.statements is not None else []
+    if any(t.correction or t.negated or t.previous for t in read):
+        return False  # "Bob's editor is Emacs, not Vim": a form the model was not trained on
+    matrix = from_bytes(vector, embedder.dim)[None, :]
+    return bool(assertion.probabilities([draft.content], matrix)[0] < floor)
+
+
 def write_draft(
     engine: Engine, tenant: str, tx: Tx, draft: Draft, now: datetime, vector: bytes | None
 ) -> SaveResult:
@@ -237,15 +253,19 @@ def write_draft(
         )
     observed = draft.observed_at or now
     categories = draft.enrichment.get("entity_categories")  # what kind a value is
-    plan = ledger.prepare(
-        tx,
-        draft.content,
-        draft.key,
-        observed,
-        settings,
-        engine.similarity(),
-        categories,
-        draft.statements,
+    plan = (
+        ledger.Plan()
+        if _only_mentions(engine, draft, vector)
+        else ledger.prepare(
+            tx,
+            draft.content,
+            draft.key,
+            observed,
+            settings,
+            engine.similarity(),
+            categories,
+            draft.statements,
+        )
     )
     if plan.restates is not None:
         return _restated(engine, tx, plan.restates, now)

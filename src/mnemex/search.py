@@ -14,7 +14,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 from concurrent.futures import Future
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Protocol
 
@@ -23,8 +23,9 @@ import numpy.typing as npt
 
 from mnemex.clock import to_micros
 from mnemex.decay.curve import Decay
-from mnemex.embed import Vectors, embed_soon
+from mnemex.embed import Vectors, embed_soon, from_bytes
 from mnemex.engine import Engine
+from mnemex.ledger import resolve
 from mnemex.ledger import search as ledger
 from mnemex.models import ChannelScore, SearchHit
 from mnemex.retrieval import episode, fuse, temporal_cues, usage
@@ -49,8 +50,11 @@ class SearchRequest:
     explain: bool = False
 
 
-def memory_filter(tx: Tx, request: SearchRequest) -> MemoryFilter | None:
-    """The store filter for a request; None when it can match nothing (an unknown entity)."""
+def memory_filter(tx: Tx, request: SearchRequest, history: bool = False) -> MemoryFilter | None:
+    """The store filter for a request; None when it can match nothing (an unknown entity).
+
+    `history` lets superseded memories in (a question about an earlier value).
+    """
     entity_ids: tuple[str, ...] = ()
     if request.entity:
         found = tx.find_entity(request.entity)
@@ -63,7 +67,7 @@ def memory_filter(tx: Tx, request: SearchRequest) -> MemoryFilter | None:
         entity_ids=entity_ids,
         since=None if request.since is None else to_micros(request.since),
         until=None if request.as_of is None else to_micros(request.as_of),
-        include_superseded=request.include_history or request.as_of is not None,
+        include_superseded=request.include_history or request.as_of is not None or history,
     )
 
 
@@ -396,10 +400,16 @@ def run_search(
     engine: Engine, tenant: str, tx: Tx, request: SearchRequest, now: datetime
 ) -> list[SearchHit]:
     """Channels fused by weighted RRF, priors and context added, blended with temporal scores."""
-    flt = memory_filter(tx, request)
+    settings = engine.settings
+    # A question about an earlier value needs the statements the ledger has superseded.
+    earlier = settings.ledger_resolve and (
+        resolve.mode_of(request.text, None) is resolve.Mode.PAST
+        or temporal_cues.loose_period(request.text, now) is not None
+        or temporal_cues.named_period(request.text, now) is not None
+    )
+    flt = memory_filter(tx, request, history=earlier)
     if flt is None:
         return []
-    settings = engine.settings
     embedder = engine.embedder
     wants_vector = settings.vector_weight > 0 and embedder is not None and request.text.strip()
     pending = embed_soon(embedder, request.text) if wants_vector and embedder else None
@@ -438,6 +448,8 @@ def run_search(
     order = blend_reviews(ranking, decay_scores, request.k, settings.review_blend, engine.decay)
     if settings.mmr_trade_off < 1.0:
         order = _diversify(tx, ids, ranking, final, request.k, settings.mmr_trade_off)
+    if settings.ledger_resolve and pending is not None and (earlier or not adjusted.answered):
+        order = _resolved(engine, tx, request, ids, ranking, order, pending, now)
     records = tx.get_memories([ids[i] for i in order])
     channels["ledger"] = sorted(adjusted.answered.items(), key=lambda item: -item[1])
     explained = _explain(channels, signals, ids, decay_scores) if request.explain else {}
@@ -453,6 +465,60 @@ def run_search(
     if request.include_history and request.as_of is None:
         hits = answers.order(hits)  # history on request, but never above the current value
     return hits
+
+
+def _resolved(
+    engine: Engine,
+    tx: Tx,
+    request: SearchRequest,
+    ids: list[str],
+    ranking: npt.NDArray[np.intp],
+    order: list[int],
+    pending: Future[Vectors],
+    now: datetime,
+) -> list[int]:
+    """The order with the memory that answers the asked attribute at the asked time first."""
+    pool = [ids[int(i)] for i in ranking[: resolve.POOL]]
+    memories = tx.get_memories(pool)
+    members = resolve.about_subject(
+        request.text,
+        [
+            resolve.Candidate(
+                id=memory.id,
+                text=memory.content,
+                entities=memory.entities,
+                when=to_micros(memory.observed_at or memory.created_at),
+                vector=None,
+            )
+            for memory in (memories.get(memory_id) for memory_id in pool)
+            if memory is not None
+        ],
+    )
+    if len(members) < 2 or engine.embedder is None:
+        return order
+    vectors = tx.live_embeddings([m.id for m in members], engine.embedder.model_id)
+    dim = engine.embedder.dim
+    members = [
+        replace(m, vector=from_bytes(vectors[m.id], dim)) for m in members if m.id in vectors
+    ]
+    period = temporal_cues.named_period(request.text, now) or temporal_cues.loose_period(
+        request.text, now
+    )
+    end = to_micros(request.as_of) if request.as_of is not None else None
+    if period is not None:
+        end = period[1] if end is None else min(end, period[1])
+    chosen = resolve.resolve(
+        request.text,
+        pending.result(),
+        members,
+        period_end=end,
+        floor=engine.settings.assertion_floor,
+    )
+    if chosen is None:
+        return order
+    position = ids.index(chosen)
+    rest = [i for i in order if i != position]
+    return [position, *rest][: len(order)]
 
 
 def _blend(

@@ -547,3 +547,44 @@ class MemoryStore(Browsing):
         traceback: TracebackType | None,
     ) -> None:
         self.close()
+
+
+def migrate_store(
+    source: str,
+    target: str,
+    *,
+    settings: Settings | None = None,
+    on_total: Callable[[int], None] | None = None,
+    progress: Callable[[int], None] | None = None,
+) -> dict[str, Any]:
+    """Move every tenant of the store `source` into the empty store `target` (SQLite or
+    PostgreSQL either way), with the vectors of the configured model and the API tokens;
+    verified by each tenant's row counts and the sha256 of its JSONL export (store/transfer.py).
+    """
+    from mnemex.embed import load_embedder
+    from mnemex.store import open_backend, redact, resolve_target
+    from mnemex.store.transfer import transfer
+
+    settings = settings or Settings.load()
+    origin, destination = resolve_target(source, settings), resolve_target(target, settings)
+    if origin == destination:
+        raise InvalidInputError("to", "the source and the target are the same store")
+    if "://" not in origin and origin != ":memory:" and not Path(origin).exists():
+        raise NotFoundError("store", origin, f"no store at {origin}")
+    embedder = load_embedder(settings.embed_model)
+    opened = open_backend(origin, settings)
+    try:
+        into = open_backend(destination, settings)
+        try:
+            moved = transfer(
+                opened,
+                into,
+                model=None if embedder is None else embedder.model_id,
+                on_total=on_total,
+                progress=progress,
+            )
+        finally:
+            into.close()
+    finally:
+        opened.close()
+    return {"from": redact(origin), "to": redact(destination), **moved.as_dict()}

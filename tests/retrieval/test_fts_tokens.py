@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from mnemex.retrieval.fts_tokens import Tokenizer
+from mnemex.store.fts_tokens import Tokenizer
 
 
 def test_query_words_get_the_terms_the_store_indexes() -> None:

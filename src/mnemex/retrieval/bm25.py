@@ -3,7 +3,7 @@
 Ranking inside FTS5 scores every row holding any query term through SQLite's virtual-table
 calls: ~1.3 ms a query at 10,000 memories, 5-9 ms at 100,000, most of a lexical-only search.
 Here the same ranking is a few numpy gathers over the query terms' postings. Terms come from
-FTS5's own tokenizer (fts_tokens.py) and scores follow FTS5's bm25() with the store's column
+FTS5's own tokenizer (store/fts_tokens.py) and scores follow FTS5's bm25() with the store's column
 weights, so a query ranks the tenant's memories as the store's full-text index would; only its
 statistics cover one tenant, not the whole file.
 
@@ -34,10 +34,10 @@ import numpy.typing as npt
 
 from mnemex.models import Memory
 from mnemex.retrieval import changelog
-from mnemex.retrieval.fts_tokens import tokenizer
 from mnemex.retrieval.timeline import Share, Timeline, grow, unshared
 from mnemex.retrieval.vector import release_freed_memory
 from mnemex.store.base import Tx
+from mnemex.store.fts_tokens import tokenizer
 from mnemex.store.sqlite import BM25_WEIGHTS, FTS_TOKENIZE, indexed_columns
 
 K1 = 1.2  # FTS5's bm25() constants

@@ -136,3 +136,31 @@ def closeness(times_us: Times, period: Period, slack_days: float) -> Closeness:
     start, end = period
     gap = np.maximum(start - times_us, 0) + np.maximum(times_us - (end - 1), 0)
     return np.clip(1.0 - gap / (slack_days * _DAY_US), 0.0, 1.0)
+
+
+_SEASONS = {"spring": (3, 3), "summer": (6, 3), "autumn": (9, 3), "fall": (9, 3), "winter": (12, 3)}
+_LOOSE = re.compile(
+    rf"\b(?:in|during|by|around|back\s+in|over|through|last|this\s+past)\s+(?:the\s+)?(?:early\s+|"
+    rf"late\s+)?({_MONTH}|spring|summer|autumn|fall|winter)\b",
+    re.IGNORECASE,
+)
+
+
+def loose_period(query: str, now: datetime) -> Period | None:
+    """A month or a season named without a year ("in March", "last summer"): its latest
+    occurrence that began before now. Read-time resolution answers for the value then; search
+    ranking does not use it (too vague to favour memories by date)."""
+    match = _LOOSE.search(query)
+    if match is None:
+        return None
+    word = match.group(1).casefold().rstrip(".")
+    first, months = _SEASONS.get(word, (0, 1))
+    if not first:
+        first = _month(word)
+    for year in (now.year, now.year - 1, now.year - 2):
+        start = datetime(year, first, 1, tzinfo=UTC)
+        if start < now:
+            end_month = first - 1 + months
+            end = datetime(year + end_month // 12, end_month % 12 + 1, 1, tzinfo=UTC)
+            return to_micros(start), to_micros(min(end, now))
+    return None

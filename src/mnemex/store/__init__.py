@@ -9,7 +9,7 @@ from mnemex.config import Settings
 from mnemex.errors import InvalidInputError
 from mnemex.store.base import Backend, MemoryFilter, Tx
 
-__all__ = ["Backend", "MemoryFilter", "Tx", "open_backend", "resolve_target"]
+__all__ = ["Backend", "MemoryFilter", "Tx", "open_backend", "redact", "resolve_target"]
 
 
 def resolve_target(target: str | os.PathLike[str] | None, settings: Settings) -> str:
@@ -21,6 +21,10 @@ def resolve_target(target: str | os.PathLike[str] | None, settings: Settings) ->
     text = os.fspath(target)
     if text == ":memory:" or text.startswith(("postgresql://", "postgres://")):
         return text
+    if text.startswith("sqlite://"):  # sqlite:///path/file.db names /path/file.db
+        text = text.removeprefix("sqlite://") or ":memory:"
+        if text == ":memory:":
+            return text
     return str(Path(text).expanduser())
 
 
@@ -28,7 +32,27 @@ def open_backend(target: str | os.PathLike[str] | None, settings: Settings) -> B
     """Open (creating and migrating if needed) the store named by `target`."""
     location = resolve_target(target, settings)
     if location.startswith(("postgresql://", "postgres://")):
-        raise InvalidInputError("target", "the PostgreSQL backend is not available in this build")
+        try:
+            from mnemex.store.postgres import PostgresBackend
+        except ImportError as exc:
+            raise InvalidInputError(
+                "target", "the PostgreSQL backend needs psycopg: pip install 'mnemex[postgres]'"
+            ) from exc
+        return PostgresBackend(location)
     from mnemex.store.sqlite import SqliteBackend
 
     return SqliteBackend(location, busy_timeout_ms=settings.busy_timeout_ms)
+
+
+def redact(location: str) -> str:
+    """A connection URI without its password, for messages and stats."""
+    from urllib.parse import urlsplit, urlunsplit
+
+    parts = urlsplit(location)
+    if parts.password is None:
+        return location
+    host = parts.hostname or ""
+    if parts.port is not None:
+        host += f":{parts.port}"
+    user = f"{parts.username}:***@" if parts.username else ""
+    return urlunsplit(parts._replace(netloc=user + host))

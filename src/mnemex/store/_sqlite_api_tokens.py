@@ -85,3 +85,10 @@ class TokenTable:
     def touch_token(self, token_id: str, at: datetime) -> None:
         """Record a use of the token."""
         self._write_sql("UPDATE tokens SET last_used = ? WHERE id = ?", (to_micros(at), token_id))
+
+    def token_records(self) -> list[tuple[Token, str]]:
+        """Every token with the hash of its secret, oldest first (to move a store)."""
+        rows = self._read_sql(
+            f"SELECT {_COLUMNS}, token_hash FROM tokens ORDER BY created_at, id", ()
+        )
+        return [(_token(row), str(row[-1])) for row in rows]

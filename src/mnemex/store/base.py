@@ -203,12 +203,30 @@ class Tx(Protocol):
     def table_counts(self) -> dict[str, int]: ...
 
 
+class InStoreSearch(Protocol):
+    """What a backend that searches inside its database (`searches_inside`) adds to its Tx."""
+
+    def lexicon_stats(self, terms: Sequence[str]) -> tuple[int, int, dict[str, int]]: ...
+    def bm25_top(
+        self,
+        weighted: Sequence[tuple[str, float]],
+        avgdl: float,
+        limit: int,
+        flt: MemoryFilter | None = None,
+    ) -> list[tuple[str, float]]: ...
+    def vector_search(
+        self, model: str, dim: int, query: bytes, limit: int
+    ) -> list[tuple[str, float]]: ...
+
+
 class Backend(TokenBackend, Protocol):
     """A store: tenant-bound transactions, their bookkeeping and the cross-tenant token table."""
 
     location: str
+    searches_inside: bool  # True: lexical and vector search run in the database (InStoreSearch)
 
     def read(self, tenant: str) -> AbstractContextManager[Tx]: ...
     def write(self, tenant: str) -> AbstractContextManager[Tx]: ...
+    def tenants(self) -> list[str]: ...
     def info(self) -> dict[str, Any]: ...
     def close(self) -> None: ...

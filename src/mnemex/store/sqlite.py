@@ -29,6 +29,7 @@ from mnemex.store._sqlite_ledger import LedgerRows
 from mnemex.store._sqlite_memories import BM25_WEIGHTS, FTS_TOKENIZE, MemoryRows, indexed_columns
 from mnemex.store._sqlite_sources import SourceRows
 from mnemex.store._sqlite_vectors import VectorRows
+from mnemex.store.export import EXPORT_TABLES
 
 # What the in-memory lexical index (retrieval/bm25.py) needs to rank as memories_fts does.
 __all__ = ["BM25_WEIGHTS", "FTS_TOKENIZE", "SqliteBackend", "SqliteTx", "indexed_columns"]
@@ -57,6 +58,8 @@ def _is_busy(exc: BaseException) -> bool:
 
 class SqliteBackend(TokenTable):
     """A SQLite store; safe to share between threads and with other processes on the same file."""
+
+    searches_inside = False  # the engine keeps BM25 and vector indexes in memory (retrieval/)
 
     def __init__(self, location: str, *, busy_timeout_ms: int = 30_000) -> None:
         self.location = location
@@ -190,6 +193,13 @@ class SqliteBackend(TokenTable):
         finally:
             self._local.read_tx = None
             conn.execute("COMMIT")
+
+    def tenants(self) -> list[str]:
+        """Every tenant holding any row, in name order."""
+        union = " UNION ".join(f"SELECT tenant FROM {table}" for table in EXPORT_TABLES)
+        with self.read("") as tx:
+            rows = tx.conn.execute(f"SELECT tenant FROM ({union}) ORDER BY tenant").fetchall()
+        return [str(row[0]) for row in rows]
 
     def _check_open(self) -> None:
         if self._closed:

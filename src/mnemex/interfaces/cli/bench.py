@@ -47,10 +47,21 @@ def rows_table(rows: list[dict[str, Any]], title: str) -> None:
     if not rows:
         console.print("no rows")
         return
-    table = Table(*rows[0].keys(), title=title)
+    columns = list(dict.fromkeys(key for row in rows for key in row))  # rows may differ
+    table = Table(*columns, title=title)
     for row in rows:
-        table.add_row(*(str(value) for value in row.values()))
+        table.add_row(*(str(row.get(column, "")) for column in columns))
     console.print(table)
+
+
+BACKEND_OPTION = typer.Option(
+    "sqlite", help="Where the stores live: sqlite, or postgresql (a database per store)."
+)
+POSTGRES_OPTION = typer.Option(
+    None,
+    help="An administrator's postgresql:// URI for --backend postgresql (it creates a role "
+    "and databases); default: an embedded PostgreSQL 18 in a temporary folder.",
+)
 
 
 def _sizes(text: str) -> list[int]:
@@ -143,16 +154,37 @@ def eval_ledger(
     embed_model: str | None = typer.Option(
         None, help="Embedding model of the stores ('none': lexical only); default: settings."
     ),
+    rows: str = typer.Option(
+        "all", help="'worlds' (generated from templates), 'stories' (story sets) or 'all'."
+    ),
+    stories: str = typer.Option(
+        "", help="Story sets: comma-separated paths or bench/data names; default: all of them."
+    ),
+    ablations: bool = typer.Option(False, help="Story sets also without each mechanism."),
+    backend: str = BACKEND_OPTION,
+    postgres: str | None = POSTGRES_OPTION,
     as_json: bool = JSON_OPTION,
 ) -> None:
-    """Current vs stale facts after changes: current@1, stale@1, static and two-hop recall@5."""
+    """Current vs stale facts after changes: current@1, stale@1, past@1, static and two-hop."""
     import tempfile
     from pathlib import Path
 
-    ledger = lab("ledger")
+    from mnemex.config import Settings
 
-    with tempfile.TemporaryDirectory() as folder:
-        result = ledger.run(list(range(seed, seed + seeds)), keys, Path(folder), embed_model)
+    if rows not in ("all", "worlds", "stories"):
+        raise typer.BadParameter("must be all, worlds or stories", param_hint="--rows")
+    result: list[dict[str, Any]] = []
+    with tempfile.TemporaryDirectory() as folder, lab("pg_server").backend(backend, postgres):
+        if rows in ("all", "worlds"):
+            ledger = lab("ledger")
+            result += ledger.run(list(range(seed, seed + seeds)), keys, Path(folder), embed_model)
+        if rows in ("all", "stories"):
+            told = lab("ledger_stories")
+            base = Settings.load(env={}, data_dir=Path(folder))
+            if embed_model is not None:
+                base = base.replace(embed_model=embed_model)
+            paths = told.paths([p for p in stories.split(",") if p.strip()])
+            result += told.run(paths, list(range(seed, seed + seeds)), base, ablations=ablations)
     emit(result, as_json, lambda r: rows_table(r, "mnemex eval ledger"))
 
 
@@ -268,10 +300,36 @@ def bench_search(
         help="Keep each filled store in this folder and copy it on later runs (filling 100,000 "
         "memories takes ~30 min); empty it after changing how memories are saved.",
     ),
+    backend: str = typer.Option(
+        "sqlite",
+        help="sqlite: the engine against its baselines; postgresql: PostgreSQL beside SQLite "
+        "(search, ingest, requests/s with 1, 2 and 4 servers).",
+    ),
+    postgres: str | None = POSTGRES_OPTION,
+    seconds: float = typer.Option(
+        8.0, help="--backend postgresql: seconds of load per server count."
+    ),
     markdown: bool = typer.Option(False, "--markdown", help="Print Markdown tables."),
     as_json: bool = JSON_OPTION,
 ) -> None:
-    """Search latency vs query embedding, FTS5 and exact baselines; ingest; memory per memory."""
+    """Search latency vs query embedding, FTS5 and exact baselines; ingest; memory per memory.
+
+    With `--backend postgresql`: the PostgreSQL store beside the SQLite one in the same run."""
+    if backend == "postgresql":
+        result = lab("backends").run(
+            _sizes(sizes),
+            postgres=postgres,
+            queries=queries,
+            seed=seed,
+            seconds=seconds,
+            keep=keep,
+            progress=_note,
+        )
+        emit(result, as_json, _markdown if markdown else _tables)
+        return
+    if backend != "sqlite":
+        err_console.print(f"[red]error[/red]: --backend must be sqlite or postgresql: {backend}")
+        raise typer.Exit(2)
     search = lab("search")
 
     result = search.run(_sizes(sizes), queries=queries, seed=seed, keep=keep, progress=_note)
@@ -312,11 +370,17 @@ def _tables(result: dict[str, list[dict[str, Any]]]) -> None:
         shown = rows
         if rows and len(rows[0]) > 10:  # wide rows read better turned: one line per figure
             shown = [
-                {"figure": key, **{f"size {row['size']:,}": row[key] for row in rows}}
+                {"figure": key, **{_column(row): row[key] for row in rows}}
                 for key in rows[0]
-                if key != "size"
+                if key not in ("size", "backend")
             ]
         rows_table(shown, f"mnemex bench search: {name}")
+
+
+def _column(row: dict[str, Any]) -> str:
+    """The heading of one row turned into a column: its size, and its backend when it has one."""
+    backend = f" {row['backend']}" if "backend" in row else ""
+    return f"size {row['size']:,}{backend}"
 
 
 def _markdown(result: dict[str, list[dict[str, Any]]]) -> None:
@@ -325,8 +389,12 @@ def _markdown(result: dict[str, list[dict[str, Any]]]) -> None:
         if not rows:
             continue
         if len(rows[0]) > 10:
-            head = ["figure", *(f"{row['size']:,}" for row in rows)]
-            body = [[key, *(str(row[key]) for row in rows)] for key in rows[0] if key != "size"]
+            head = ["figure", *(_column(row).removeprefix("size ") for row in rows)]
+            body = [
+                [key, *(str(row[key]) for row in rows)]
+                for key in rows[0]
+                if key not in ("size", "backend")
+            ]
         else:
             head = list(rows[0])
             body = [[str(value) for value in row.values()] for row in rows]
@@ -373,6 +441,8 @@ def eval_locomo(
     usage: bool = typer.Option(True, help="Also run the usage-learning replay."),
     markdown: bool = typer.Option(False, "--markdown", help="Print Markdown tables (README)."),
     cache: str | None = typer.Option(None, help="Embedding cache file (default: user cache)."),
+    backend: str = BACKEND_OPTION,
+    postgres: str | None = POSTGRES_OPTION,
     as_json: bool = JSON_OPTION,
 ) -> None:
     """Turn- and session-level recall on LoCoMo: cross-validated, baseline, ablations."""
@@ -380,14 +450,15 @@ def eval_locomo(
 
     locomo = lab("locomo")
 
-    report = locomo.run(
-        data,
-        k_folds=folds,
-        tune_weights=tune,
-        usage=usage,
-        cache=None if cache is None else Path(cache),
-        progress=lambda text: err_console.print(f"[dim]{text}[/dim]"),
-    )
+    with lab("pg_server").backend(backend, postgres):
+        report = locomo.run(
+            data,
+            k_folds=folds,
+            tune_weights=tune,
+            usage=usage,
+            cache=None if cache is None else Path(cache),
+            progress=lambda text: err_console.print(f"[dim]{text}[/dim]"),
+        )
     emit(report, as_json, _locomo_markdown if markdown else _locomo_tables)
 
 

@@ -73,6 +73,45 @@ def import_(
     )
 
 
+@command("migrate")
+def migrate(
+    source: str = typer.Option(
+        ..., "--from", help="The store to copy: sqlite:///path/file.db, a path or postgresql://..."
+    ),
+    target: str = typer.Option(
+        ..., "--to", help="An empty store to copy into: postgresql://..., sqlite:///path or a path."
+    ),
+    as_json: bool = JSON_OPTION,
+) -> None:
+    """Move a whole store (every tenant, vectors, tokens) to another backend, verified by row
+    counts and the sha256 of each tenant's JSONL export; the source is only read."""
+    from mnemex.service import migrate_store
+
+    with Progress(console=console, transient=True, disable=as_json) as bar:
+        task = bar.add_task("copying rows", total=None)
+        report = migrate_store(
+            source,
+            target,
+            on_total=lambda total: bar.update(task, total=total),
+            progress=lambda n: bar.advance(task, n),
+        )
+
+    def render(r: dict[str, Any]) -> None:
+        console.print(
+            f"copied {r['rows']} rows of {len(r['tenants'])} tenants, {r['embeddings']} vectors "
+            f"and {r['tokens']} tokens from {r['from']} to {r['to']}",
+            highlight=False,
+        )
+        for tenant, moved in r["tenants"].items():
+            console.print(
+                f"  {tenant}: {moved['rows']} rows, {moved['memories']} memories, "
+                f"export sha256 {moved['sha256']} (same on both)",
+                highlight=False,
+            )
+
+    emit(report, as_json, render)
+
+
 @command("reindex")
 def reindex(as_json: bool = JSON_OPTION) -> None:
     """Embed every memory whose vector is missing or from another model (after a model change)."""

@@ -1,9 +1,10 @@
 """FTS5's tokenizer for Python: the terms the store's full-text index makes of a text.
 
-The in-memory BM25 index (bm25.py) must cut and stem words exactly as `memories_fts` does, or a
-query word would miss the memories FTS5 finds. SQLite exposes no tokenizer function, so an
-in-memory FTS5 table with the store's tokenize setting does the cutting: rows go in, the
-`fts5vocab` instance table gives every token back, and the transaction is rolled back.
+The in-memory BM25 index (retrieval/bm25.py) and the PostgreSQL backend's term vectors must cut
+and stem words exactly as `memories_fts` does, or a query word would miss the memories FTS5
+finds. SQLite exposes no tokenizer function, so an in-memory FTS5 table with the store's
+tokenize setting does the cutting: rows go in, the `fts5vocab` instance table gives every token
+back, and the transaction is rolled back.
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ from collections.abc import Sequence
 
 import sqlean
 
-from mnemex.store.sqlite import FTS_TOKENIZE
+from mnemex.store._sqlite_memories import FTS_TOKENIZE
 
 _WORD_CACHE = 100_000
 Tokens = tuple[Sequence[str], Sequence[int], Sequence[int]]

@@ -1,0 +1,216 @@
+"""Read-time resolution: among the statements a search found about one subject's attribute,
+answer with the latest assertion (or, for a question about the past, the one before it).
+
+The safety net for every statement the save side could not key. It needs no extraction:
+
+1. **Subject**: the names the question shares with the candidates' entities (a first name
+   matches a full name); a question in the first person is about the user.
+2. **Seed and group**: the best-ranked candidate about the subject is the seed; the others join
+   its group when their embeddings, *centred* on the subject's statements (so what they share,
+   the person, cancels out and what is left is the attribute), point the same way as the seed's.
+3. **Assertion, not mention**: a learned model on the embedding and the words (see
+   `assertion.py`) says whether a statement sets the subject's own value or only mentions one;
+   mentions never answer.
+4. **Time**: the latest assertion answers a question about now; "before", "used to",
+   "previously" ask for the assertion that set the value before the current one (skipping
+   restatements of it); a named period or `as_of` asks for the latest assertion then.
+
+Nothing is hidden: the answer moves to the top and every other hit keeps its place below it.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from enum import Enum
+
+import numpy as np
+import numpy.typing as npt
+
+from mnemex.ledger import assertion
+from mnemex.text import STOPWORDS
+
+CENTRE_PRIOR = 5.0  # the centre is the subject's mean shrunk as if 5 zero vectors joined
+LINK = 0.0  # centred cosine to the seed at which a statement joins the seed's group
+MARGIN = 0.5  # ... and how far below the seed's centred cosine to the question it may be
+ASKED_FLOOR = 0.05  # ... and the least centred cosine to the question it must have
+POOL = 20  # candidates read, best first
+FIRST_PERSON = re.compile(r"\b(?:i|i'm|i've|i'd|my|me|mine|myself)\b", re.IGNORECASE)
+_PAST = re.compile(
+    r"\b(?:before|used\s+to|did\b[^?.]*\buse\s+to|previous(?:ly)?|prior\s+to|formerly|former|originally|"
+    r"at\s+first|in\s+the\s+past|until|earlier|back\s+then|back\s+when|any\s?more|"
+    r"no\s+longer|(?:the|his|her|their|my)\s+old|first\s+one|had\s+been)\b",
+    re.IGNORECASE,
+)
+_TOKEN = re.compile(r"\w[\w.+-]*\w|\w")
+_NAMED = re.compile(r"(?<![.!?]\s)(?<!^)\b[A-Z0-9][\w.+-]*")  # capitalised, not first
+
+Vector = npt.NDArray[np.float32]
+
+
+class Mode(Enum):
+    """What time a question asks about."""
+
+    NOW = "now"
+    PAST = "past"  # the value before the current one
+    AT = "at"  # the value at a time (a named period, or as_of)
+
+
+def mode_of(question: str, period_end: int | None) -> Mode:
+    """The question's time: a named period, else a cue of the past, else now."""
+    if period_end is not None:
+        return Mode.AT
+    return Mode.PAST if _PAST.search(question) else Mode.NOW
+
+
+@dataclass(frozen=True, slots=True)
+class Candidate:
+    """One search candidate as resolution reads it (rank order is the list order)."""
+
+    id: str
+    text: str
+    entities: Sequence[str]
+    when: int  # microseconds: observed_at, else created_at
+    vector: Vector | None
+
+
+def _tokens(text: str) -> list[str]:
+    return [t.casefold() for t in _TOKEN.findall(text)]
+
+
+def subject_names(question: str, candidates: Sequence[Candidate]) -> set[str]:
+    """The candidates' entity names the question names (whole, or by a first name)."""
+    asked = set(_tokens(question)) - STOPWORDS
+    found: set[str] = set()
+    for candidate in candidates:
+        for name in candidate.entities:
+            parts = _tokens(name)
+            if not parts:
+                continue
+            if " ".join(parts) in " ".join(_tokens(question)) or parts[0] in asked:
+                found.add(parts[0])
+    return found
+
+
+def about(candidate: Candidate, names: set[str], first_person: bool) -> bool:
+    """True when the candidate speaks of one of the names (or of the user, in the first person)."""
+    if names:
+        return bool(names & set(_tokens(candidate.text)))
+    return first_person and FIRST_PERSON.search(candidate.text) is not None
+
+
+def _unit(matrix: npt.NDArray[np.float32]) -> npt.NDArray[np.float32]:
+    norms = np.linalg.norm(matrix, axis=1, keepdims=True)
+    unit: npt.NDArray[np.float32] = matrix / np.maximum(norms, 1e-9)
+    return unit
+
+
+def _group(members: list[Candidate], query: Vector) -> list[int]:
+    """Indexes (into members) of the statements about the attribute the question asks, the
+    closest to it first (the seed).
+
+    Centred on the subject's statements (their shared part, the person, removed), the question
+    and each statement keep what is particular: the attribute and the value. The seed is the
+    statement closest to the question so; the group, those close to the seed and not much
+    further from the question.
+    """
+    matrix = np.stack([m.vector for m in members if m.vector is not None]).astype(np.float32)
+    centre = matrix.sum(axis=0) / (len(matrix) + CENTRE_PRIOR)
+    centred = _unit(matrix - centre)
+    asked = (query - centre) / max(float(np.linalg.norm(query - centre)), 1e-9)
+    closeness = centred @ asked
+    seed = int(np.argmax(closeness))
+    link = centred @ centred[seed]
+    floor = max(float(closeness[seed]) - MARGIN, ASKED_FLOOR)
+    group = [
+        i for i in range(len(members)) if i == seed or (link[i] >= LINK and closeness[i] >= floor)
+    ]
+    return sorted(group, key=lambda i: -closeness[i])
+
+
+def _value_words(text: str, ignore: set[str]) -> set[str]:
+    """What a statement says the value is, roughly: its names (capitalised words, numbers), or
+    else its content words, minus the subject, the question's and the group's common words."""
+    named = {t.casefold() for t in _NAMED.findall(text.strip())} - ignore
+    if named:
+        return named
+    return {t for t in _tokens(text) if t not in STOPWORDS and t not in ignore and len(t) > 1}
+
+
+def _before_current(group: list[Candidate], question: str, names: set[str]) -> Candidate | None:
+    """The assertion that set the value before the current one (restatements skipped).
+
+    Walking back from the latest assertion: one naming only the current value restates it; one
+    naming it and more is the change to it (the more is the old value); the first naming the
+    old value, or something else, answers. "before Y" starts from the first statement naming Y.
+    """
+    ordered = sorted(group, key=lambda c: c.when)
+    every = set.intersection(*(set(_tokens(c.text)) for c in ordered))
+    asked = set(_tokens(question)) - STOPWORDS - names
+    ignore = names | every | asked
+    values = [_value_words(c.text, ignore) for c in ordered]
+    start, current = len(ordered) - 1, values[-1]
+    for i, c in enumerate(ordered):
+        named = {t.casefold() for t in _NAMED.findall(question)} - names
+        if named & {t.casefold() for t in _NAMED.findall(c.text)}:
+            start, current = i, named
+            break
+    old: set[str] = set()
+    changed: Candidate | None = None
+    for i in range(start - 1, -1, -1):
+        words = values[i]
+        if old and words & old:
+            return ordered[i]
+        if words <= current:
+            continue  # a restatement of the current value
+        if words & current and changed is None:
+            changed, old = ordered[i], words - current  # the change to the current value
+            continue
+        if not old:
+            return ordered[i]
+    if changed is not None:
+        return changed
+    return ordered[start] if start < len(ordered) - 1 and start > 0 else None
+
+
+def about_subject(question: str, candidates: Sequence[Candidate]) -> list[Candidate]:
+    """The best `POOL` candidates that speak of the subject the question names (read before
+    any vector is loaded: most questions name none, and resolution then costs nothing more)."""
+    pool = list(candidates[:POOL])
+    names = subject_names(question, pool)
+    first_person = FIRST_PERSON.search(question) is not None
+    return [c for c in pool if about(c, names, first_person)]
+
+
+def resolve(
+    question: str,
+    query: Vector | None,
+    members: Sequence[Candidate],
+    *,
+    period_end: int | None = None,
+    floor: float = 0.7,
+) -> str | None:
+    """The id of the statement about the subject (`about_subject`'s, with their vectors) that
+    answers the question's attribute at its time, or None."""
+    members = [c for c in members if c.vector is not None]
+    if query is None or len(members) < 2:
+        return None
+    names = subject_names(question, members)
+    group = [members[i] for i in _group(members, query)]
+    if len(group) < 2:
+        return None
+    scores = assertion.probabilities(
+        [c.text for c in group], np.stack([c.vector for c in group if c.vector is not None])
+    )
+    asserted = [c for c, p in zip(group, scores, strict=True) if p >= floor]
+    if not asserted:
+        return None
+    mode = mode_of(question, period_end)
+    if mode is Mode.AT and period_end is not None:
+        held = [c for c in asserted if c.when < period_end]
+        return max(held, key=lambda c: c.when).id if held else None
+    if mode is Mode.PAST:
+        before = _before_current(asserted, question, names)
+        return before.id if before is not None else None
+    return max(asserted, key=lambda c: c.when).id

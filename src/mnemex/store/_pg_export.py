@@ -1,0 +1,95 @@
+"""A tenant's rows as stored, for the JSONL export and import, in PostgreSQL (a PgTx mixin).
+
+Rows come out with the same columns, in the same order and insertion order, as SQLite gives
+them, so one store exported from either backend is the same JSONL, byte for byte.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+from mnemex.store._pg_memories import term_vector
+from mnemex.store.export import EXPORT_TABLES
+from mnemex.text import value_key
+
+_HIDDEN = frozenset({"seq", "tenant", "terms", "doc_len"})  # PostgreSQL's own columns
+
+
+class PgExportRows:
+    """Raw export and import methods of PgTx."""
+
+    conn: Any
+    tenant: str
+    shared: dict[Any, Any]
+
+    def _writable(self) -> None:
+        raise NotImplementedError
+
+    def _columns(self, table: str) -> list[str]:
+        key = ("columns", table)
+        cached: list[str] | None = self.shared.get(key)
+        if cached is None:
+            rows = self.conn.execute(
+                "SELECT column_name FROM information_schema.columns "
+                "WHERE table_schema = current_schema() AND table_name = %s "
+                "ORDER BY ordinal_position",
+                (table,),
+            ).fetchall()
+            cached = self.shared[key] = [str(row[0]) for row in rows]
+        return cached
+
+    def export_rows(self, table: str) -> Iterator[dict[str, Any]]:
+        """Every row of this tenant in `table`, as column -> stored value, in insertion order."""
+        if table not in EXPORT_TABLES:
+            raise ValueError(f"not exportable: {table}")
+        names = [name for name in self._columns(table) if name not in _HIDDEN]
+        last = -1
+        while True:
+            rows = self.conn.execute(
+                f"SELECT seq, {', '.join(names)} FROM {table} WHERE tenant = %s AND seq > %s "
+                "ORDER BY seq LIMIT 2000",
+                (self.tenant, last),
+            ).fetchall()
+            if not rows:
+                return
+            for row in rows:
+                yield dict(zip(names, row[1:], strict=True))
+            last = rows[-1][0]
+
+    def import_row(self, table: str, row: dict[str, Any]) -> bool:
+        """Insert one exported row into this tenant; False when a row with its key exists."""
+        self._writable()
+        if table not in EXPORT_TABLES:
+            raise ValueError(f"not importable: {table}")
+        columns = set(self._columns(table)) - _HIDDEN
+        values = {k: v for k, v in row.items() if k in columns}
+        values["tenant"] = self.tenant
+        if table == "facts" and isinstance(values.get("object"), str):
+            values["object_key"] = value_key(values["object"])  # an older export lacks it
+        names = sorted(values)
+        marks = ["%s"] * len(names)
+        params = [values[n] for n in names]
+        if table == "memories":
+            content, tags = str(values.get("content", "")), str(values.get("tags", "[]"))
+            terms, length = term_vector((content, tags, str(values.get("entities", "[]"))))
+            names += ["terms", "doc_len"]
+            marks += ["%s::tsvector", "%s"]
+            params += [terms, length]
+        cursor = self.conn.execute(
+            f"INSERT INTO {table} ({', '.join(names)}) VALUES ({', '.join(marks)}) "
+            "ON CONFLICT DO NOTHING",
+            params,
+        )
+        return bool(cursor.rowcount)
+
+    def table_counts(self) -> dict[str, int]:
+        """Rows per table for this tenant."""
+        return {
+            table: int(
+                self.conn.execute(
+                    f"SELECT count(*) FROM {table} WHERE tenant = %s", (self.tenant,)
+                ).fetchone()[0]
+            )
+            for table in EXPORT_TABLES
+        }

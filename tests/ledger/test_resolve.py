@@ -1,0 +1,126 @@
+"""Read-time resolution on hand-made candidates: which statement answers, at which time."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+import pytest
+
+from mnemex.ledger import assertion, resolve
+from mnemex.ledger.resolve import Candidate, Mode
+
+DAY = 86_400_000_000
+RNG = np.random.default_rng(3)
+PERSON = RNG.normal(size=16).astype(np.float32)  # what every statement about Dana shares
+CAR, JOB = (RNG.normal(size=16).astype(np.float32) for _ in range(2))
+
+
+def said(
+    n: int,
+    text: str,
+    day: int,
+    attribute: np.ndarray,
+    *,
+    entities: Sequence[str] = ("Dana Whitfield",),
+) -> Candidate:
+    noise = RNG.normal(scale=0.2, size=16).astype(np.float32)
+    return Candidate(f"m{n}", text, list(entities), day * DAY, PERSON + attribute + noise)
+
+
+def answer(question: str, query: np.ndarray, candidates: list[Candidate], **kw: int) -> str | None:
+    """Resolution as search runs it: the subject's statements first, then the answer."""
+    return resolve.resolve(question, query, resolve.about_subject(question, candidates), **kw)
+
+
+@pytest.fixture
+def mentions_are_not_assertions(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The assertion model as a rule, so these cases test resolution alone."""
+
+    def probabilities(texts: list[str], _vectors: np.ndarray) -> np.ndarray:
+        return np.array([0.1 if "tells" in t or "?" in t else 0.9 for t in texts])
+
+    monkeypatch.setattr(assertion, "probabilities", probabilities)
+
+
+def story() -> list[Candidate]:
+    return [  # best ranked first, as search hands them over
+        said(1, "Dana Whitfield drives a silver Corolla", 3, CAR),
+        said(2, "Her brother tells Dana to get a Tesla", 60, CAR),
+        said(3, "Dana traded the Corolla in for a Mazda", 40, CAR),
+        said(4, "Dana joined Globex as an analyst", 50, JOB),
+        said(5, "Dana took the Mazda up the coast", 55, CAR),
+    ]
+
+
+@pytest.mark.usefixtures("mentions_are_not_assertions")
+def test_the_latest_assertion_of_the_seed_attribute_answers_now() -> None:
+    query = PERSON + CAR
+    # Not the mention (day 60), not the job (day 50, another attribute): the restatement.
+    assert answer("What car does Dana have?", query, story()) == "m5"
+
+
+@pytest.mark.usefixtures("mentions_are_not_assertions")
+def test_the_past_skips_restatements_of_the_current_value() -> None:
+    query = PERSON + CAR
+    asked = "What did Dana drive before?"
+    assert resolve.mode_of(asked, None) is Mode.PAST
+    assert answer(asked, query, story()) == "m1"
+    # "before the Mazda": the value before the first statement that names the Mazda.
+    assert answer("What did Dana drive before the Mazda?", query, story()) == "m1"
+
+
+@pytest.mark.usefixtures("mentions_are_not_assertions")
+def test_a_time_asks_for_the_latest_assertion_then() -> None:
+    query = PERSON + CAR
+    assert answer("Dana's car?", query, story(), period_end=30 * DAY) == "m1"
+    assert answer("Dana's car?", query, story(), period_end=2 * DAY) is None
+
+
+@pytest.mark.usefixtures("mentions_are_not_assertions")
+def test_no_subject_no_answer_and_first_person_is_the_user() -> None:
+    query = PERSON + CAR
+    assert answer("What car does Omar drive?", query, story()) is None
+    mine = [
+        said(1, "I drive a Corolla", 3, CAR, entities=()),
+        said(2, "I switched to a Mazda", 40, CAR, entities=()),
+        said(3, "Dana drives a Tesla", 50, CAR),
+    ]
+    assert answer("what car do I drive", query, mine) == "m2"
+
+
+def test_question_time() -> None:
+    for past in (
+        "What did Dana use before Zed?",
+        "Which bank did Omar use to have?",
+        "What was her previous team?",
+        "Where did Lena work originally?",
+    ):
+        assert resolve.mode_of(past, None) is Mode.PAST, past
+    for now in (
+        "What does Dana drive?",
+        "Which team is Lena on these days?",
+        "Who is Omar's boss?",
+    ):
+        assert resolve.mode_of(now, None) is Mode.NOW, now
+    assert resolve.mode_of("What did Dana drive?", 5) is Mode.AT
+
+
+def test_the_shipped_model_tells_a_mention_from_an_assertion() -> None:
+    from mnemex.embed import load_embedder
+
+    embedder = load_embedder("minilm-int8")
+    assert embedder is not None
+    assertions = [
+        "Dana traded the hatchback in for a Mazda.",
+        "Omar's salary goes to Monzo these days.",
+        "Lena was moved over to the Search squad.",
+    ]
+    mentions = [
+        "Dana's brother keeps telling her to buy a Tesla.",
+        "Omar saw an ad for Monzo on the train.",
+        "Is the Search squad hiring?",
+    ]
+    texts = assertions + mentions
+    p = assertion.probabilities(texts, embedder.embed(texts))
+    assert p[:3].min() > p[3:].max(), p
