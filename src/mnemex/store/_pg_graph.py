@@ -12,6 +12,7 @@ from mnemex.store._sqlite_graph import (
     _ENTITY_UPDATABLE,
     ENTITY_COLUMNS,
     RELATION_COLUMNS,
+    GraphRows,
     entity_from_row,
     relation_from_row,
 )
@@ -248,3 +249,76 @@ class PgGraphRows:
             (self.tenant, limit, offset),
         ).fetchall()
         return [entity_from_row(row) for row in rows]
+
+
+class _Placeholders:
+    """A psycopg connection that takes the SQLite upkeep statements ("?" placeholders, scalar
+    min/max) as PostgreSQL statements."""
+
+    def __init__(self, conn: Any) -> None:
+        self._conn = conn
+
+    @staticmethod
+    def _sql(sql: str) -> str:
+        sql = sql.replace("min(2.0, max(strength, ?))", "LEAST(2.0, GREATEST(strength, ?))")
+        return sql.replace("?", "%s")
+
+    def execute(self, sql: str, params: Sequence[Any] = ()) -> Any:
+        return self._conn.execute(self._sql(sql), params)
+
+    def executemany(self, sql: str, rows: Sequence[Sequence[Any]]) -> None:
+        with self._conn.cursor() as cursor:
+            cursor.executemany(self._sql(sql), rows)
+
+
+class _Upkeep(GraphRows):
+    """The graph-upkeep statements of the SQLite mixin, run on a PgTx's connection (plain SQL
+    both engines read alike once the placeholders are translated)."""
+
+    def __init__(self, tx: Any) -> None:
+        self.conn = _Placeholders(tx.conn)
+        self.tenant = tx.tenant
+        self._tx = tx
+
+    def _writable(self) -> None:
+        self._tx._writable()
+
+
+class PgGraphUpkeep:
+    """Graph queries and upkeep of PgTx (issue 20), shared with SQLite through `_Upkeep`."""
+
+    def entities_by_prefix(self, prefix: str, limit: int) -> list[Entity]:
+        """Entities whose key starts with `prefix`."""
+        return _Upkeep(self).entities_by_prefix(prefix, limit)
+
+    def remove_alias(self, entity_id: str, alias: str) -> bool:
+        """Stop `alias` from finding the entity."""
+        return _Upkeep(self).remove_alias(entity_id, alias)
+
+    def relations_by_ids(self, relation_ids: Sequence[str]) -> dict[str, Relation]:
+        """Relations by id, expired ones too."""
+        return _Upkeep(self).relations_by_ids(relation_ids)
+
+    def graph_edges(
+        self, node_ids: Sequence[str], *, include_expired: bool = False
+    ) -> list[Relation]:
+        """Entity-to-entity edges touching any of the nodes."""
+        return _Upkeep(self).graph_edges(node_ids, include_expired=include_expired)
+
+    def update_relation(self, relation_id: str, fields: dict[str, Any]) -> bool:
+        """Set some columns of one relation."""
+        return _Upkeep(self).update_relation(relation_id, fields)
+
+    def entity_relations(self, limit: int, offset: int) -> list[Relation]:
+        """Entity-to-entity relations, a page at a time."""
+        return _Upkeep(self).entity_relations(limit, offset)
+
+    def move_entity_links(self, from_id: str, to_id: str, now: int) -> dict[str, Any]:
+        """Point every link, relation and fact of one entity at another (a merge)."""
+        return _Upkeep(self).move_entity_links(from_id, to_id, now)
+
+    def move_fact_subjects(
+        self, fact_ids: Sequence[str], object_fact_ids: Sequence[str], entity_id: str
+    ) -> None:
+        """Give facts back their subject (or object) entity."""
+        _Upkeep(self).move_fact_subjects(fact_ids, object_fact_ids, entity_id)

@@ -24,7 +24,7 @@ from mnemex.errors import StorageError, StoreBusyError
 from mnemex.store import pg_migrations, redact
 from mnemex.store._pg_events import PgEventRows
 from mnemex.store._pg_export import PgExportRows
-from mnemex.store._pg_graph import PgGraphRows
+from mnemex.store._pg_graph import PgGraphRows, PgGraphUpkeep
 from mnemex.store._pg_ledger import PgLedgerRows
 from mnemex.store._pg_memories import PgMemoryRows
 from mnemex.store._pg_vectors import PgVectorRows
@@ -36,7 +36,9 @@ POOL_MAX = 8  # connections per process; a server's threads share them
 _TENANT_LOCK_SEED = 0x6D6E78  # hashtextextended seed of the per-tenant write lock
 
 
-class PgTx(PgMemoryRows, PgGraphRows, PgLedgerRows, PgEventRows, PgVectorRows, PgExportRows):
+class PgTx(
+    PgMemoryRows, PgGraphRows, PgGraphUpkeep, PgLedgerRows, PgEventRows, PgVectorRows, PgExportRows
+):
     """A transaction on one pooled connection, bound to one tenant."""
 
     def __init__(self, conn: Any, tenant: str, *, writable: bool, shared: dict[Any, Any]) -> None:
