@@ -507,6 +507,31 @@ CREATE TABLE source_files (
     _guard(conn, "source_files")
 
 
+def _m012_entity_keys(conn: Connection) -> None:
+    """Entity and alias keys fold accents, as in SQLite's migration 12 (a clash keeps its key)."""
+    from mnemex.text import normalize_name
+
+    rows = conn.execute("SELECT id, tenant, name, norm FROM entities ORDER BY seq").fetchall()
+    for entity_id, tenant, name, norm in rows:
+        key = normalize_name(name)
+        clash = conn.execute(
+            "SELECT 1 FROM entities WHERE tenant = %s AND norm = %s", (tenant, key)
+        ).fetchone()
+        if key != norm and clash is None:
+            conn.execute("UPDATE entities SET norm = %s WHERE id = %s", (key, entity_id))
+    aliases = conn.execute("SELECT tenant, alias_norm FROM entity_aliases").fetchall()
+    for tenant, alias_norm in aliases:
+        key = normalize_name(alias_norm)
+        clash = conn.execute(
+            "SELECT 1 FROM entity_aliases WHERE tenant = %s AND alias_norm = %s", (tenant, key)
+        ).fetchone()
+        if key != alias_norm and clash is None:
+            conn.execute(
+                "UPDATE entity_aliases SET alias_norm = %s WHERE tenant = %s AND alias_norm = %s",
+                (key, tenant, alias_norm),
+            )
+
+
 MIGRATIONS: list[tuple[int, str, Callable[[Connection], None]]] = [
     (1, "core", _m001_core),
     (2, "tokens", _m002_tokens),
@@ -517,6 +542,7 @@ MIGRATIONS: list[tuple[int, str, Callable[[Connection], None]]] = [
     (7, "phrase vectors", _m007_phrase_vectors),
     (8, "fact value counts", _m008_fact_value_counts),
     (9, "source files", _m009_source_files),
+    (12, "accent-free entity keys", _m012_entity_keys),
 ]
 
 
