@@ -36,7 +36,10 @@ def test_deep_meta_is_refused_on_save_and_update(mem_store: MemoryStore, depth: 
     assert error.limit == mem_store.settings.max_meta_depth
     kept = mem_store.save("shallow meta", meta=nested(5)).id
     refused(lambda: mem_store.update(kept, meta=nested(depth)), "meta")
-    refused(lambda: mem_store.save_many([{"content": "x", "meta": nested(depth)}]), "items[0].meta")
+    refused(
+        lambda: mem_store.save_many([{"content": "y"}, {"content": "x", "meta": nested(depth)}]),
+        "items[1].meta",
+    )
     assert [m.id for m in mem_store.memories()] == [kept]
     assert mem_store.get(kept).meta == nested(5)
 

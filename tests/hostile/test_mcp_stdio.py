@@ -60,8 +60,8 @@ def test_every_stdio_request_gets_an_answer(tmp_path: Path) -> None:
         for offset, arguments in enumerate(hostile):
             request_id = 10 + offset
             send(
-                '{"jsonrpc": "2.0", "id": %d, "method": "tools/call", "params": '
-                '{"name": "save_memory", "arguments": %s}}' % (request_id, arguments)
+                f'{{"jsonrpc": "2.0", "id": {request_id}, "method": "tools/call", "params": '
+                f'{{"name": "save_memory", "arguments": {arguments}}}}}'
             )
             reply = answer(request_id)
             result = reply.get("result") or {}

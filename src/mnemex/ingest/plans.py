@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Any
 
 from mnemex import saving
@@ -108,9 +109,11 @@ def document_plan(
             "strength": _strength(note.get("strength"), options.enrich),
             "source": path[: saving.MAX_SOURCE_CHARS],
             "meta": meta,
-            "observed_at": chunk.observed_at or document.observed_at or fallback_time,
+            "observed_at": _not_after(
+                chunk.observed_at or document.observed_at or fallback_time, engine.clock()
+            ),
         }
-        if _checked(item, settings, path, chunk.start, problems):
+        if _checked(item, settings, path, chunk.start, problems, engine.clock()):
             plan.new.append(NewChunk(index, chunk.hash, chunk.start, chunk.end, item))
     if in_graph:
         plan.relations = [(title, kind, target) for kind, target in document.links]
@@ -130,12 +133,22 @@ def _own_note(document: Document, memories: dict[str, Memory]) -> Memory | None:
     return memories.get(str(document.note.get("id")))
 
 
+def _not_after(moment: Any, now: datetime) -> Any:
+    """A time read off a file, never later than the store's clock (save refuses those)."""
+    return min(moment, now) if isinstance(moment, datetime) else moment
+
+
 def _checked(
-    item: dict[str, Any], settings: Settings, path: str, line: int, problems: list[IngestProblem]
+    item: dict[str, Any],
+    settings: Settings,
+    path: str,
+    line: int,
+    problems: list[IngestProblem],
+    now: datetime,
 ) -> bool:
     """Whether `save` will take the item; if not, the chunk is reported and left out."""
     try:
-        saving.draft_from(item, settings)
+        saving.draft_from(item, settings, now=now)
     except InvalidInputError as exc:
         problems.append(IngestProblem(path, "bad_chunk", f"line {line}: {exc.message}"))
         return False
@@ -185,7 +198,7 @@ def transcript_plan(
             "content": turn.text,
             "source": path[: saving.MAX_SOURCE_CHARS],
             "meta": meta,
-            "observed_at": turn.timestamp or fallback_time,
+            "observed_at": _not_after(turn.timestamp or fallback_time, engine.clock()),
             "skip_duplicate": True,
         }
         plan.new.append(NewChunk(index, turn.hash, turn.line, turn.line, item))

@@ -12,6 +12,7 @@ import yaml
 from mnemex.clock import MICROS_PER_DAY, to_micros
 from mnemex.config import Settings
 from mnemex.engine import Engine, require
+from mnemex.errors import InvalidInputError
 from mnemex.models import Memory, MemoryStatus, PromoteReport, ScoredMemory
 from mnemex.store.base import MemoryFilter
 from mnemex.text import preview
@@ -69,11 +70,16 @@ def render_note(memory: Memory, score: float) -> str:
 
 def write_note(memory: Memory, score: float, vault: Path) -> Path:
     """Write (or rewrite) the memory's note atomically and return its path."""
-    vault.mkdir(parents=True, exist_ok=True)
     path = vault / note_name(memory)
     temporary = path.with_suffix(".md.tmp")
-    temporary.write_text(render_note(memory, score), encoding="utf-8")
-    temporary.replace(path)
+    try:
+        vault.mkdir(parents=True, exist_ok=True)
+        temporary.write_text(render_note(memory, score), encoding="utf-8")
+        temporary.replace(path)
+    except OSError as exc:
+        raise InvalidInputError(
+            "vault_dir", f"cannot write notes in {vault}: {exc.strerror or exc}"
+        ) from exc
     return path
 
 

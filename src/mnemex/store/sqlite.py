@@ -68,7 +68,13 @@ class SqliteBackend(TokenTable):
         self._readers: list[Any] = []
         self._closed = False
         if not self.in_memory:
-            Path(location).expanduser().parent.mkdir(parents=True, exist_ok=True)
+            try:
+                Path(location).expanduser().parent.mkdir(parents=True, exist_ok=True)
+            except OSError as exc:
+                raise StorageError(
+                    f"cannot create the folder of store {location}: {exc.strerror or exc}",
+                    location=location,
+                ) from exc
         self._writer = self._open_and_migrate()
         self._checkpointer = None
         if not self.in_memory:

@@ -49,8 +49,10 @@ def serve(
 @command("mcp")
 def mcp() -> None:
     """Speak MCP over stdio (Claude Desktop, Claude Code); the tenant is --tenant's."""
+    import anyio
+
+    from mnemex.interfaces.mcp.guard import run_stdio
     from mnemex.interfaces.mcp.server import build_server
 
     with open_store() as store:
-        server = build_server(store)
-        server.run("stdio")
+        anyio.run(run_stdio, build_server(store))

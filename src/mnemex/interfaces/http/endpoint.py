@@ -23,6 +23,7 @@ from mnemex.models import to_jsonable
 from mnemex.service import MemoryStore
 
 DEFAULT_MAX_BODY = 4 * 1024 * 1024  # 4 MiB: a full batch of long memories, not a flood
+MAX_JSON_DEPTH = 900  # about where Python's json gives up (its recursion limit); meta allows 32
 
 
 class Invalid(MnemexError):
@@ -83,7 +84,11 @@ def parse_json(raw: bytes) -> Any:
         value = json.loads(raw)
         json.dumps(value, ensure_ascii=False).encode("utf-8")  # rejects lone surrogates
     except (ValueError, UnicodeError) as exc:
-        raise BadRequest(f"body is not valid UTF-8 JSON: {exc}") from exc
+        raise BadRequest(f"body is not valid UTF-8 JSON: {exc}", field="body") from exc
+    except RecursionError:
+        raise BadRequest(
+            "body: nested too deep to read", field="body", limit=MAX_JSON_DEPTH
+        ) from None
     return value
 
 
