@@ -26,6 +26,13 @@ DEFAULT_MAX_BODY = 4 * 1024 * 1024  # 4 MiB: a full batch of long memories, not 
 MAX_JSON_DEPTH = 900  # about where Python's json gives up (its recursion limit); meta allows 32
 
 
+class UnsupportedMediaType(MnemexError):
+    """A request body not declared as JSON."""
+
+    code = "unsupported_media_type"
+    status = 415
+
+
 class Invalid(MnemexError):
     """A body or query that does not fit its declared model."""
 
@@ -92,6 +99,20 @@ def parse_json(raw: bytes) -> Any:
     return value
 
 
+def require_json(request: Request) -> None:
+    """A body must say it is JSON: a browser sends text/plain or a form cross-site with no
+    preflight, and a body that must be declared JSON cannot be planted that way."""
+    kind = request.headers.get("content-type", "").split(";")[0].strip().lower()
+    if kind != "application/json" and not (
+        kind.startswith("application/") and kind.endswith("+json")
+    ):
+        raise UnsupportedMediaType(
+            f"a body must be sent as application/json, not {kind or 'untyped'}",
+            field="content-type",
+            limit="application/json",
+        )
+
+
 def validate(model: type[BaseModel], data: Any, where: str) -> BaseModel:
     """`data` as `model`, or a 422 naming each field that does not fit."""
     try:
@@ -123,7 +144,10 @@ def to_route(endpoint: Endpoint, max_body: int) -> Route:
             path=dict(request.path_params),
         )
         if endpoint.body is not None:
-            data = parse_json(await read_body(request, max_body))
+            raw = await read_body(request, max_body)
+            if raw.strip():
+                require_json(request)
+            data = parse_json(raw)
             call.body = validate(endpoint.body, data, "body")
         if endpoint.query is not None:
             call.query = validate(endpoint.query, query_data(request, endpoint.query), "query")
