@@ -159,8 +159,9 @@ def check_tree(value: object, field: str, max_depth: int, max_items: int) -> Non
 
 
 def check_observed_at(value: object, now: datetime, field: str = "observed_at") -> datetime:
-    """When a memory happened: from 1900 to a day past the store's clock."""
-    latest = now + FUTURE_SLACK
+    """When a memory happened: from 1900 to a day past now, the later of the store's clock
+    and the machine's (an injected clock may lag behind what is being replayed into it)."""
+    latest = max(now, datetime.now(UTC)) + FUTURE_SLACK
     return check_moment(value, field, EARLIEST, latest)
 
 

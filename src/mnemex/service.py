@@ -28,6 +28,7 @@ from mnemex.lifecycle import cluster as cluster_mod
 from mnemex.lifecycle import consolidate as consolidate_mod
 from mnemex.lifecycle import gc as gc_mod
 from mnemex.lifecycle import promote as promote_mod
+from mnemex.lifecycle import purge as purge_mod
 from mnemex.lifecycle import reindex as reindex_mod
 from mnemex.models import (
     Analysis,
@@ -243,14 +244,22 @@ class MemoryStore(Browsing):
             return self._set_status(
                 memory_id, MemoryStatus.DELETED.value, "forget", withdraw.forget
             )
-        now = self.now()
-        now_us = to_micros(now)
-        with self._write() as tx:
-            require(tx, memory_id)
-            withdraw.forget(tx, memory_id, now)
-            tx.delete_memory(memory_id)
-            tx.log_event("purge", now_us, memory_id, {})
+        purge_mod.run(self.engine, self.tenant, [limits.check_text(memory_id, "id", 100)])
         return None
+
+    def forget_all(self, *, hard: bool = False) -> dict[str, int]:
+        """Forget every memory of this tenant (other tenants are untouched); `hard` purges."""
+        with self._read() as tx:
+            ids = [m.id for m in tx.iter_memories()]
+        if hard:
+            return purge_mod.run(self.engine, self.tenant, ids) if ids else {"memories": 0}
+        forgotten = 0
+        for memory_id in ids:
+            before = self.get(memory_id).status
+            if before != MemoryStatus.DELETED.value:
+                self.forget(memory_id)
+                forgotten += 1
+        return {"memories": forgotten}
 
     def restore(self, memory_id: str) -> Memory:
         """Bring back a forgotten or archived memory (promoted again if it has a vault note)."""

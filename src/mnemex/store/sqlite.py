@@ -27,6 +27,7 @@ from mnemex.store._sqlite_export import ExportRows
 from mnemex.store._sqlite_graph import GraphRows
 from mnemex.store._sqlite_ledger import LedgerRows
 from mnemex.store._sqlite_memories import BM25_WEIGHTS, FTS_TOKENIZE, MemoryRows, indexed_columns
+from mnemex.store._sqlite_purge import PurgeRows, compact_purged
 from mnemex.store._sqlite_sources import SourceRows
 from mnemex.store._sqlite_vectors import VectorRows
 
@@ -34,7 +35,9 @@ from mnemex.store._sqlite_vectors import VectorRows
 __all__ = ["BM25_WEIGHTS", "FTS_TOKENIZE", "SqliteBackend", "SqliteTx", "indexed_columns"]
 
 
-class SqliteTx(MemoryRows, GraphRows, LedgerRows, EventRows, VectorRows, ExportRows, SourceRows):
+class SqliteTx(
+    MemoryRows, GraphRows, LedgerRows, EventRows, VectorRows, ExportRows, SourceRows, PurgeRows
+):
     """A transaction on one connection, bound to one tenant."""
 
     def __init__(
@@ -200,6 +203,12 @@ class SqliteBackend(TokenTable):
     def _check_open(self) -> None:
         if self._closed:
             raise StorageError("the store is closed", location=self.location)
+
+    def compact_purged(self) -> None:
+        """After a purge: merge the FTS segments and truncate the WAL (no old copy survives)."""
+        self._check_open()
+        with self._lock:
+            compact_purged(self._writer, self.in_memory)
 
     def integrity_check(self) -> str:
         """SQLite's own verdict on the file ("ok" when healthy)."""
