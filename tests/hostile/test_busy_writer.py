@@ -78,13 +78,14 @@ def test_health_and_reads_answer_while_another_process_writes(file_store: Memory
                     response = await call()
                     timings[name] = (time.monotonic() - started, response.status_code)
                 timings["pending_alive"] = pending.is_alive()
+                timings["reads_done"] = time.monotonic()
                 pending.join(timeout=HOLD_S + 30)
                 return timings
 
         import anyio
 
         timings = anyio.run(scenario)
-        answered_within = time.monotonic() - locked_at
+        answered_within = timings.pop("reads_done") - locked_at
     finally:
         holder.wait(timeout=HOLD_S + 30)
         holder.stdout.close()
@@ -95,5 +96,5 @@ def test_health_and_reads_answer_while_another_process_writes(file_store: Memory
         assert status == 200, (name, status)
         assert elapsed < 1.0, (name, elapsed)  # measured: a few ms; the lock is held 8 s
     assert timings["health"][0] < 0.1, timings["health"]
-    assert answered_within < HOLD_S
+    assert answered_within < HOLD_S  # every read answered before the other process let go
     assert any(m.content == "written once the lock is free" for m in file_store.memories())

@@ -65,7 +65,8 @@ class SqliteBackend(TokenTable):
         self.location = location
         self.in_memory = location == ":memory:"
         self.busy_timeout_ms = busy_timeout_ms
-        self._lock = threading.RLock()
+        self._lock = threading.RLock()  # the writer connection; held while a write waits
+        self._readers_lock = threading.Lock()  # the reader list only: reads never wait on writes
         self._local = threading.local()
         self._shared: dict[Any, Any] = {}
         self._readers: list[Any] = []
@@ -136,7 +137,7 @@ class SqliteBackend(TokenTable):
         if conn is None:
             conn = self._connect(writer=False)
             self._local.reader = conn
-            with self._lock:
+            with self._readers_lock:
                 self._readers.append(conn)
         return conn
 
@@ -216,11 +217,15 @@ class SqliteBackend(TokenTable):
             return str(self._writer.execute("PRAGMA integrity_check").fetchone()[0])
 
     def info(self) -> dict[str, Any]:
-        """Backend, location, schema version and file size, for stats and /health."""
-        with self._lock:
-            version = self._writer.execute("SELECT max(version) FROM schema_migrations").fetchone()[
-                0
-            ]
+        """Backend, location, schema version and file size, for stats and /health; read on a
+        reader connection, so a writer waiting for another process's lock never delays it."""
+        self._check_open()
+        sql = "SELECT max(version) FROM schema_migrations"
+        if self.in_memory:
+            with self._lock:
+                version = self._writer.execute(sql).fetchone()[0]
+        else:
+            version = self._reader().execute(sql).fetchone()[0]
         size = None
         if not self.in_memory and Path(self.location).exists():
             size = Path(self.location).stat().st_size
@@ -240,9 +245,10 @@ class SqliteBackend(TokenTable):
             self._closed = True
             if self._checkpointer is not None:
                 self._checkpointer.close()
-            for conn in self._readers:
-                conn.close()
-            self._readers.clear()
+            with self._readers_lock:
+                for conn in self._readers:
+                    conn.close()
+                self._readers.clear()
             if not self.in_memory:
                 # Another process may be busy with the file; its own close checkpoints then.
                 with contextlib.suppress(sqlean.OperationalError):
