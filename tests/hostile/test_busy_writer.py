@@ -24,7 +24,7 @@ HOLDER = """
 import sqlite3, sys, time
 conn = sqlite3.connect(sys.argv[1], isolation_level=None)
 conn.execute("BEGIN IMMEDIATE")
-conn.execute("INSERT INTO events (id, tenant, kind, at, payload) VALUES ('ev_x', 't', 'x', 0, '{}')")
+conn.execute("INSERT INTO events (id, tenant, kind, at) VALUES ('ev_x', 't', 'x', 0)")
 print("locked", flush=True)
 time.sleep(float(sys.argv[2]))
 conn.execute("ROLLBACK")
