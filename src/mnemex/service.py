@@ -461,7 +461,12 @@ class MemoryStore(Browsing):
         """Counts, score distribution and configuration at a glance."""
         with self._read() as tx:
             figures = stats_mod.collect(tx, self.decay, self.settings, to_micros(self.now()))
-        return {"tenant": self.tenant, **figures, "store": self.backend.info()}
+        info = self.backend.info()
+        if isinstance(info.get("location"), str) and "://" not in info["location"]:
+            info["location"] = Path(info["location"]).name  # never the server's folders
+        elif isinstance(info.get("location"), str):
+            info["location"] = info["location"].split("@")[-1]  # no credentials of a DSN
+        return {"tenant": self.tenant, **figures, "store": info}
 
     # -- lifecycle ----------------------------------------------------------------------------
 
@@ -539,10 +544,11 @@ class MemoryStore(Browsing):
 
     def import_lines(
         self, lines: Iterable[str], progress: Callable[[int], None] | None = None
-    ) -> dict[str, int]:
-        """Import an export into this tenant in one transaction (all or nothing)."""
+    ) -> dict[str, Any]:
+        """Import an export into this tenant in one transaction: counts of rows imported,
+        skipped (already here) and rejected (with the first problems, by line)."""
         with self._write() as tx:
-            return export_mod.import_lines(tx, lines, progress)
+            return export_mod.import_lines(tx, lines, progress, self.settings)
 
     def close(self) -> None:
         """Release the store (a tenant view leaves the shared store open)."""

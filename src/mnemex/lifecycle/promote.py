@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import re
 from datetime import datetime
 from pathlib import Path
@@ -83,6 +84,17 @@ def write_note(memory: Memory, score: float, vault: Path) -> Path:
     return path
 
 
+def vault_of(engine: Engine, tenant: str) -> Path:
+    """A tenant's own vault folder: the vault itself for `default`, else `tenants/<name>-<hash>`
+    (the hash keeps names that differ only in unsafe characters apart)."""
+    root = engine.settings.vault_path
+    if tenant == "default":
+        return root
+    safe = re.sub(r"[^A-Za-z0-9_-]+", "-", tenant).strip("-")[:40] or "tenant"
+    digest = hashlib.sha256(tenant.encode("utf-8")).hexdigest()[:8]
+    return root / "tenants" / f"{safe}-{digest}"
+
+
 def run(engine: Engine, tenant: str, memory_id: str | None, *, dry_run: bool) -> PromoteReport:
     """Promote one memory (`memory_id`) or every qualifying active one; list only if `dry_run`."""
     now = engine.clock()
@@ -98,7 +110,7 @@ def run(engine: Engine, tenant: str, memory_id: str | None, *, dry_run: bool) ->
     notes: dict[str, str] = {}
     if not dry_run:
         for memory in chosen:
-            notes[memory.id] = str(write_note(memory, memory.score, engine.settings.vault_path))
+            notes[memory.id] = str(write_note(memory, memory.score, vault_of(engine, tenant)))
         with engine.backend.write(tenant) as tx:
             for promoted, path in notes.items():
                 tx.update_memory(
