@@ -51,9 +51,10 @@ from mnemex.search import SearchRequest, run_search
 from mnemex.store import export as export_mod
 from mnemex.store.api_tokens import TokenRegistry
 from mnemex.store.base import Backend, Tx
+from mnemex.upkeep import Upkeep
 
 
-class MemoryStore(Browsing):
+class MemoryStore(Browsing, Upkeep):
     """A tenant's view of a store: save, search, recall, lifecycle and bookkeeping."""
 
     def __init__(

@@ -61,7 +61,8 @@ def test_verify_fails_on_a_damaged_store(env: Path) -> None:
     conn = sqlite3.connect("d.db")
     conn.execute("UPDATE embeddings SET content_hash = 'x'")
     conn.execute(
-        "INSERT INTO memory_entities (tenant, memory_id, entity_id) VALUES ('default', 'mem_gone', 'ent_gone')"
+        "INSERT INTO memory_entities (tenant, memory_id, entity_id) "
+        "VALUES ('default', 'mem_gone', 'ent_gone')"
     )
     conn.commit()
     conn.close()

@@ -26,6 +26,7 @@ from mnemex.store._sqlite_events import EventRows
 from mnemex.store._sqlite_export import ExportRows
 from mnemex.store._sqlite_graph import GraphRows
 from mnemex.store._sqlite_ledger import LedgerRows
+from mnemex.store._sqlite_maintenance import Maintenance
 from mnemex.store._sqlite_memories import BM25_WEIGHTS, FTS_TOKENIZE, MemoryRows, indexed_columns
 from mnemex.store._sqlite_purge import PurgeRows, compact_purged
 from mnemex.store._sqlite_sources import SourceRows
@@ -58,7 +59,7 @@ def _is_busy(exc: BaseException) -> bool:
     return "locked" in text or "busy" in text
 
 
-class SqliteBackend(TokenTable):
+class SqliteBackend(TokenTable, Maintenance):
     """A SQLite store; safe to share between threads and with other processes on the same file."""
 
     def __init__(self, location: str, *, busy_timeout_ms: int = 30_000) -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import typer
@@ -140,10 +141,17 @@ def forget(
 
 @command("restore")
 def restore(
-    memory_id: str = typer.Argument(..., help="The memory id (or its first characters)."),
+    memory_id: str = typer.Argument(
+        ..., help="The memory id (or its first characters), or a backup file (mnemex backup)."
+    ),
     as_json: bool = JSON_OPTION,
 ) -> None:
-    """Restore a forgotten or archived memory."""
+    """Restore a forgotten or archived memory, or the whole store from a backup file."""
+    if Path(memory_id).is_file():
+        with open_store() as store:
+            result = store.restore_backup(memory_id)
+        emit(result, as_json, lambda r: say(f"restored from {r['restored_from']}"))
+        return
     with open_store(create=False) as store:
         restored = store.restore(resolved(store, memory_id))
     emit(restored, as_json, lambda m: say(f"{m.status} {m.id}"))
