@@ -5,11 +5,13 @@ from __future__ import annotations
 from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 import mnemex
 from mnemex import MemoryStore, Settings
+from tests import fuzz_counts
 
 
 class FakeClock:
@@ -76,3 +78,8 @@ def assert_fact_counts_kept(store: MemoryStore) -> None:
                 (store.tenant, value, *statuses, subject),
             ).fetchall()
             assert tx.value_relations(value, statuses, exclude_subject=subject) == dict(expected)
+
+
+def pytest_terminal_summary(terminalreporter: Any) -> None:
+    """The fuzz suites' case counts (tests/fuzz_counts.py)."""
+    fuzz_counts.summary(terminalreporter)
