@@ -40,6 +40,7 @@ EXEMPT: dict[str, dict[str, str]] = {
         name: dict.fromkeys(("rest", "mcp"), "store upkeep is an administrator's job (CLI)")
         for name in ("backup", "restore_backup", "verify", "merge")
     },
+    "ingest": dict.fromkeys(("rest", "mcp"), "reads the server's own disk"),
 }
 
 
