@@ -248,8 +248,7 @@ def _plan(
     report: IngestReport,
     reasons: list[str],
 ) -> FilePlan:
-    # A file's time, but never after the store's clock (observed_at may not lie ahead of it).
-    fallback = min(from_micros(entry.record.modified_at), engine.clock())
+    fallback = from_micros(entry.record.modified_at)
     if isinstance(entry.parsed, transcripts.Transcript):
         return transcript_plan(
             engine, tenant, entry.record, entry.parsed, entry.previous, known, reasons, fallback

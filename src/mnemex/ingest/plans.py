@@ -109,9 +109,7 @@ def document_plan(
             "strength": _strength(note.get("strength"), options.enrich),
             "source": path[: saving.MAX_SOURCE_CHARS],
             "meta": meta,
-            "observed_at": _not_after(
-                chunk.observed_at or document.observed_at or fallback_time, engine.clock()
-            ),
+            "observed_at": chunk.observed_at or document.observed_at or fallback_time,
         }
         if _checked(item, settings, path, chunk.start, problems, engine.clock()):
             plan.new.append(NewChunk(index, chunk.hash, chunk.start, chunk.end, item))
@@ -131,11 +129,6 @@ def _own_note(document: Document, memories: dict[str, Memory]) -> Memory | None:
     if document.kind != "note" or not document.chunks or document.note is None:
         return None
     return memories.get(str(document.note.get("id")))
-
-
-def _not_after(moment: Any, now: datetime) -> Any:
-    """A time read off a file, never later than the store's clock (save refuses those)."""
-    return min(moment, now) if isinstance(moment, datetime) else moment
 
 
 def _checked(
@@ -198,7 +191,7 @@ def transcript_plan(
             "content": turn.text,
             "source": path[: saving.MAX_SOURCE_CHARS],
             "meta": meta,
-            "observed_at": _not_after(turn.timestamp or fallback_time, engine.clock()),
+            "observed_at": turn.timestamp or fallback_time,
             "skip_duplicate": True,
         }
         plan.new.append(NewChunk(index, turn.hash, turn.line, turn.line, item))
