@@ -13,6 +13,7 @@ import mnemex
 from mnemex import MemoryStore, Settings
 from tests import pg
 from tests.pg import PgServer
+from tests import fuzz_counts
 
 
 class FakeClock:
@@ -111,3 +112,8 @@ class _Placeholders:
 
     def execute(self, sql: str, params: Any = ()) -> Any:
         return self.conn.execute(sql.replace("?", "%s"), params)
+
+
+def pytest_terminal_summary(terminalreporter: Any) -> None:
+    """The fuzz suites' case counts (tests/fuzz_counts.py)."""
+    fuzz_counts.summary(terminalreporter)

@@ -13,11 +13,14 @@ from mnemex.interfaces.cli import (
     memories,
     server,
     tokens,
+    upkeep,
 )
 from mnemex.interfaces.cli._app import app
 
 __all__ = ["app", "main"]
-_COMMAND_MODULES = (bench, browse, data, hooks, ingest, ledger, lifecycle, memories, server, tokens)
+_COMMAND_MODULES = (
+    bench, browse, data, hooks, ingest, ledger, lifecycle, memories, server, tokens, upkeep,
+)  # fmt: skip
 
 
 def main() -> None:
