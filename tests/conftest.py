@@ -11,9 +11,8 @@ import pytest
 
 import mnemex
 from mnemex import MemoryStore, Settings
-from tests import pg
+from tests import fuzz_counts, pg
 from tests.pg import PgServer
-from tests import fuzz_counts
 
 
 class FakeClock:
