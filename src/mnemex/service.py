@@ -466,7 +466,7 @@ class MemoryStore(Browsing, Upkeep):
         if isinstance(info.get("location"), str) and "://" not in info["location"]:
             info["location"] = Path(info["location"]).name  # never the server's folders
         elif isinstance(info.get("location"), str):
-            info["location"] = info["location"].split("@")[-1]  # no credentials of a DSN
+            info["location"] = _dsn_shown(info["location"])
         return {"tenant": self.tenant, **figures, "store": info}
 
     # -- lifecycle ----------------------------------------------------------------------------
@@ -608,3 +608,15 @@ def migrate_store(
     finally:
         opened.close()
     return {"from": redact(origin), "to": redact(destination), **moved.as_dict()}
+
+
+def _dsn_shown(location: str) -> str:
+    """A connection URI as stats show it: scheme, host and database, no user, password or
+    query (which may carry a password or the server's socket folder)."""
+    from urllib.parse import urlsplit
+
+    parts = urlsplit(location)
+    host = parts.hostname or ""
+    if parts.port is not None:
+        host += f":{parts.port}"
+    return f"{parts.scheme}://{host}{parts.path}"
