@@ -49,6 +49,7 @@ from mnemex.models import (
 from mnemex.retrieval.recall import recall_block, worth_injecting
 from mnemex.search import SearchRequest, run_search
 from mnemex.store import export as export_mod
+from mnemex.store import shown_location
 from mnemex.store.api_tokens import TokenRegistry
 from mnemex.store.base import Backend, Tx
 from mnemex.upkeep import Upkeep
@@ -247,20 +248,6 @@ class MemoryStore(Browsing, Upkeep):
             )
         purge_mod.run(self.engine, self.tenant, [limits.check_text(memory_id, "id", 100)])
         return None
-
-    def forget_all(self, *, hard: bool = False) -> dict[str, int]:
-        """Forget every memory of this tenant (other tenants are untouched); `hard` purges."""
-        with self._read() as tx:
-            ids = [m.id for m in tx.iter_memories()]
-        if hard:
-            return purge_mod.run(self.engine, self.tenant, ids) if ids else {"memories": 0}
-        forgotten = 0
-        for memory_id in ids:
-            before = self.get(memory_id).status
-            if before != MemoryStatus.DELETED.value:
-                self.forget(memory_id)
-                forgotten += 1
-        return {"memories": forgotten}
 
     def restore(self, memory_id: str) -> Memory:
         """Bring back a forgotten or archived memory (promoted again if it has a vault note)."""
@@ -463,10 +450,8 @@ class MemoryStore(Browsing, Upkeep):
         with self._read() as tx:
             figures = stats_mod.collect(tx, self.decay, self.settings, to_micros(self.now()))
         info = self.backend.info()
-        if isinstance(info.get("location"), str) and "://" not in info["location"]:
-            info["location"] = Path(info["location"]).name  # never the server's folders
-        elif isinstance(info.get("location"), str):
-            info["location"] = _dsn_shown(info["location"])
+        if isinstance(info.get("location"), str):
+            info["location"] = shown_location(info["location"])
         return {"tenant": self.tenant, **figures, "store": info}
 
     # -- lifecycle ----------------------------------------------------------------------------
@@ -608,15 +593,3 @@ def migrate_store(
     finally:
         opened.close()
     return {"from": redact(origin), "to": redact(destination), **moved.as_dict()}
-
-
-def _dsn_shown(location: str) -> str:
-    """A connection URI as stats show it: scheme, host and database, no user, password or
-    query (which may carry a password or the server's socket folder)."""
-    from urllib.parse import urlsplit
-
-    parts = urlsplit(location)
-    host = parts.hostname or ""
-    if parts.port is not None:
-        host += f":{parts.port}"
-    return f"{parts.scheme}://{host}{parts.path}"

@@ -1,4 +1,5 @@
-"""Store upkeep for administrators (the CLI): online backup, restore, verify, a team merge."""
+"""Store upkeep for administrators (the CLI): online backup, restore, verify, a team merge,
+forgetting a whole tenant."""
 
 from __future__ import annotations
 
@@ -10,6 +11,8 @@ from mnemex.config import Settings
 from mnemex.engine import Engine
 from mnemex.errors import InvalidInputError
 from mnemex.lifecycle import merge as merge_mod
+from mnemex.lifecycle import purge as purge_mod
+from mnemex.models import Memory, MemoryStatus
 from mnemex.store.base import Backend
 
 
@@ -21,7 +24,7 @@ def require_backend(backend: Backend, method: str) -> Any:
 
 
 class Upkeep:
-    """backup, restore_backup, verify and merge of MemoryStore."""
+    """backup, restore_backup, verify, merge and forget_all of MemoryStore."""
 
     tenant: str
     engine: Engine
@@ -33,6 +36,27 @@ class Upkeep:
     @property
     def settings(self) -> Settings:  # pragma: no cover - MemoryStore's
         raise NotImplementedError
+
+    def get(self, memory_id: str) -> Memory:  # pragma: no cover - MemoryStore's
+        raise NotImplementedError
+
+    def forget(
+        self, memory_id: str, *, hard: bool = False
+    ) -> Memory | None:  # pragma: no cover - MemoryStore's
+        raise NotImplementedError
+
+    def forget_all(self, *, hard: bool = False) -> dict[str, int]:
+        """Forget every memory of this tenant (other tenants are untouched); `hard` purges."""
+        with self.backend.read(self.tenant) as tx:
+            ids = [m.id for m in tx.iter_memories()]
+        if hard:
+            return purge_mod.run(self.engine, self.tenant, ids) if ids else {"memories": 0}
+        forgotten = 0
+        for memory_id in ids:
+            if self.get(memory_id).status != MemoryStatus.DELETED.value:
+                self.forget(memory_id)
+                forgotten += 1
+        return {"memories": forgotten}
 
     def backup(self, path: str | Path) -> dict[str, Any]:
         """An online copy of the whole store (every tenant, vectors included) at `path`."""
