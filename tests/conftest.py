@@ -11,7 +11,7 @@ import pytest
 
 import mnemex
 from mnemex import MemoryStore, Settings
-from tests import pg
+from tests import fuzz_counts, pg
 from tests.pg import PgServer
 
 
@@ -111,3 +111,8 @@ class _Placeholders:
 
     def execute(self, sql: str, params: Any = ()) -> Any:
         return self.conn.execute(sql.replace("?", "%s"), params)
+
+
+def pytest_terminal_summary(terminalreporter: Any) -> None:
+    """The fuzz suites' case counts (tests/fuzz_counts.py)."""
+    fuzz_counts.summary(terminalreporter)

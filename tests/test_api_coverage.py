@@ -36,6 +36,11 @@ EXEMPT: dict[str, dict[str, str]] = {
     "import_lines": {"mcp": "bulk restore is an administrator's job (CLI, REST)"},
     "reindex": {"mcp": "minutes of embedding after a model change: an administrator's job"},
     "maint_undo": {"mcp": "undoing an upkeep fix is a person's decision (CLI, REST)"},
+    "forget_all": dict.fromkeys(("rest", "mcp"), "wiping a tenant is an administrator's job"),
+    **{
+        name: dict.fromkeys(("rest", "mcp"), "store upkeep is an administrator's job (CLI)")
+        for name in ("backup", "restore_backup", "verify", "merge")
+    },
     "ingest": dict.fromkeys(("rest", "mcp"), "reads the server's own disk"),
 }
 

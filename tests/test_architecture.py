@@ -30,7 +30,7 @@ LAYERS: tuple[tuple[str, frozenset[str]], ...] = (
     ("analysis", frozenset({"analysis"})),
     ("engine", frozenset({"engine"})),
     ("pipelines", frozenset({"saving", "search", "stats", "lifecycle", "graph", "ingest"})),
-    ("facade", frozenset({"service", "browsing", "__init__"})),
+    ("facade", frozenset({"service", "browsing", "upkeep", "__init__"})),
     ("interfaces", frozenset({"interfaces"})),
 )
 # What an interface may import of the core: the facade and the records it hands out.

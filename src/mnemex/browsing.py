@@ -134,6 +134,8 @@ class Browsing:
 
     def entities(self, *, limit: int = 100, offset: int = 0) -> list[Entity]:
         """Known entities, alphabetically, a page at a time."""
+        limits.check_int(limit, "limit", 1, 10_000)
+        limits.check_int(offset, "offset", 0, 10_000_000)
         with self._read() as tx:
             return tx.list_entities(limit, offset)
 

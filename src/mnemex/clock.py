@@ -48,7 +48,10 @@ def parse_time(value: object, field: str) -> datetime:
         raise InvalidInputError(field, "expected a datetime, an ISO 8601 string or epoch seconds")
     if moment.tzinfo is None:
         moment = moment.replace(tzinfo=UTC)
-    return moment.astimezone(UTC)
+    try:
+        return moment.astimezone(UTC)
+    except (OverflowError, ValueError) as exc:  # year 1 or 9999 with an offset
+        raise InvalidInputError(field, f"out of the range of times: {value!r}") from exc
 
 
 def days_between(earlier: int, later: int) -> float:

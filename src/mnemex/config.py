@@ -21,6 +21,10 @@ def default_data_dir() -> Path:
     return Path(platformdirs.user_data_dir("mnemex", appauthor=False))
 
 
+MAX_K = 1_000  # the default result limit, in every interface's schema too
+MAX_META_DEPTH = 32
+
+
 @dataclass(frozen=True, slots=True)
 class Settings:
     """Every tunable of Mnemex; each field can be set as MNEMEX_<FIELD> or in the config file."""
@@ -124,8 +128,9 @@ class Settings:
     max_entities: int = 64
     max_entity_chars: int = 200
     max_meta_bytes: int = 16_384
+    max_meta_depth: int = MAX_META_DEPTH  # meta's nesting (a 1,000-deep one broke reads)
     max_query_chars: int = 4_000
-    max_k: int = 1_000
+    max_k: int = MAX_K
     max_batch: int = 10_000
 
     # Store.
@@ -159,8 +164,17 @@ class Settings:
         values: dict[str, Any] = {}
         config_file = env.get("MNEMEX_CONFIG")
         if config_file:
-            with open(config_file, "rb") as handle:
-                table = tomllib.load(handle)
+            try:
+                with open(config_file, "rb") as handle:
+                    table = tomllib.load(handle)
+            except OSError as exc:
+                raise InvalidInputError(
+                    "MNEMEX_CONFIG", f"cannot read {config_file}: {exc.strerror or exc}"
+                ) from exc
+            except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
+                raise InvalidInputError(
+                    "MNEMEX_CONFIG", f"{config_file} is not TOML: {exc}"
+                ) from exc
             values.update({key: _coerce(key, value) for key, value in table.items()})
         for spec in fields(cls):
             raw = env.get(f"MNEMEX_{spec.name.upper()}")

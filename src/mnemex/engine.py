@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import threading
 from collections.abc import Callable, Sequence
@@ -82,6 +83,26 @@ class Engine:
             return None
         name = hashlib.sha256(key.encode()).hexdigest()[:16]
         return Path(f"{Path(location).expanduser()}-{kind}") / f"{name}.{suffix}"
+
+    def drop_indexes(self, tenant: str) -> None:
+        """Forget a tenant's in-memory indexes and their saved copies (after a purge: they
+        still hold the purged words and vectors); the next use rebuilds them from the store."""
+        with self.lock:
+            self._lexicons.pop(tenant, None)
+            vectors = self._vectors.pop(tenant, None)
+        saved = [self._snapshot_path("lexicon", tenant, "npz")]
+        if vectors is not None:
+            saved.append(vectors.snapshot)
+        elif self.settings.embed_model != "none" and self.embedder is not None:
+            saved.append(
+                self._snapshot_path("vectors", f"{tenant}\0{self.embedder.model_id}", "json")
+            )
+        for path in saved:
+            if path is None:
+                continue
+            for stale in [path, *path.parent.glob(f"{path.stem}.*")]:
+                with contextlib.suppress(OSError):
+                    stale.unlink()
 
     def close(self) -> None:
         """Save indexes that changed since their last save (for the next process)."""

@@ -76,3 +76,10 @@ class ModelUnavailableError(MnemexError):
 
     code = "model_unavailable"
     status = 503
+
+
+class FileError(MnemexError):
+    """A file to read or write (export, import, backup) is missing, unwritable or not a file."""
+
+    code = "file_error"
+    status = 400

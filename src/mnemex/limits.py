@@ -5,13 +5,24 @@ from __future__ import annotations
 import hashlib
 import json
 import math
+import re
 import unicodedata
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
+from mnemex.clock import parse_time
 from mnemex.config import Settings
 from mnemex.errors import InvalidInputError
 from mnemex.models import LIVE_STATUSES, MemoryStatus
+
+_UNSAFE = re.compile("[\x00\ud800-\udfff]")  # NUL and lone surrogates: not storable text
+# Times a memory may be dated with: nothing before 1900, nothing more than a day ahead of the
+# clock (skew). A value dated in the far future would stay the current value of its key forever.
+EARLIEST = datetime(1900, 1, 1, tzinfo=UTC)
+FUTURE_SLACK = timedelta(days=1)
+LATEST_AS_OF = datetime(2200, 1, 1, tzinfo=UTC)  # as_of: any moment a store can hold, and then some
+MAX_WINDOW_DAYS = 36_600  # window_days: a century (366-day years)
 
 
 def content_hash(content: str) -> str:
@@ -28,8 +39,16 @@ def check_text(value: object, field: str, limit: int, *, allow_empty: bool = Fal
         raise InvalidInputError(field, "must not be empty")
     if len(value) > limit:
         raise InvalidInputError(field, f"is {len(value)} characters, over the limit", limit=limit)
-    if "\x00" in value:
-        raise InvalidInputError(field, "must not contain NUL characters")
+    check_clean(value, field)
+    return value
+
+
+def check_clean(value: str, field: str) -> str:
+    """Text that can be stored and encoded: no NUL, no lone surrogate (invalid UTF-8 in argv)."""
+    bad = _UNSAFE.search(value)
+    if bad is not None:
+        what = "NUL characters" if bad.group() == "\x00" else "lone surrogates (invalid UTF-8)"
+        raise InvalidInputError(field, f"must not contain {what}")
     return value
 
 
@@ -54,7 +73,7 @@ def check_tags(value: object, settings: Settings, field: str = "tags") -> list[s
     for item in items:
         if not isinstance(item, str):
             raise InvalidInputError(field, "every tag must be a string")
-        tag = normalize_tag(item)
+        tag = normalize_tag(check_clean(item, field))
         if not tag:
             continue
         if len(tag) > settings.max_tag_chars:
@@ -77,7 +96,7 @@ def check_entities(value: object, settings: Settings, field: str = "entities") -
     for item in _as_list(value, field):
         if not isinstance(item, str):
             raise InvalidInputError(field, "every entity must be a string")
-        name = " ".join(item.split())
+        name = " ".join(check_clean(item, field).split())
         if not name:
             continue
         if len(name) > settings.max_entity_chars:
@@ -93,11 +112,12 @@ def check_entities(value: object, settings: Settings, field: str = "entities") -
 
 
 def check_meta(value: object, settings: Settings, field: str = "meta") -> dict[str, Any]:
-    """A JSON-serialisable object within the size limit."""
+    """A JSON-serialisable object within the depth and size limits, its text storable."""
     if value is None:
         return {}
     if not isinstance(value, dict):
         raise InvalidInputError(field, "must be an object (a dict)")
+    check_tree(value, field, settings.max_meta_depth, settings.max_meta_bytes)
     try:
         encoded = json.dumps(value, ensure_ascii=False, allow_nan=False)
     except (TypeError, ValueError) as exc:
@@ -108,6 +128,90 @@ def check_meta(value: object, settings: Settings, field: str = "meta") -> dict[s
             field, f"is {size} bytes as JSON, over the limit", limit=settings.max_meta_bytes
         )
     return dict(json.loads(encoded))
+
+
+def check_tree(value: object, field: str, max_depth: int, max_items: int) -> None:
+    """Walk a JSON value without recursion: depth, item count and every string's characters.
+
+    Depth is bounded before anything recursive (json, pydantic, to_jsonable) sees the value:
+    a 1,000-deep object would otherwise be stored and then fail every read of it."""
+    stack: list[tuple[object, int]] = [(value, 1)]
+    seen = 0
+    while stack:
+        node, depth = stack.pop()
+        seen += 1
+        if seen > max_items:
+            raise InvalidInputError(field, f"over {max_items} values", limit=max_items)
+        if isinstance(node, str):
+            check_clean(node, field)
+        elif isinstance(node, Mapping | list | tuple):
+            if depth > max_depth:
+                raise InvalidInputError(field, f"nested over {max_depth} levels", limit=max_depth)
+            if isinstance(node, Mapping):
+                for key, item in node.items():
+                    if isinstance(key, str):
+                        check_clean(key, field)
+                    stack.append((item, depth + 1))
+            else:
+                stack.extend((item, depth + 1) for item in node)
+        elif isinstance(node, float) and not math.isfinite(node):
+            raise InvalidInputError(field, "numbers must be finite")
+
+
+def check_observed_at(value: object, now: datetime, field: str = "observed_at") -> datetime:
+    """When a memory happened: from 1900 to a day past now, the later of the store's clock
+    and the machine's (an injected clock may lag behind what is being replayed into it)."""
+    latest = max(now, datetime.now(UTC)) + FUTURE_SLACK
+    return check_moment(value, field, EARLIEST, latest)
+
+
+def check_as_of(value: object, field: str = "as_of") -> datetime:
+    """A moment to read the store as of: within 1900-2200."""
+    return check_moment(value, field, EARLIEST, LATEST_AS_OF)
+
+
+def check_moment(value: object, field: str, earliest: datetime, latest: datetime) -> datetime:
+    """A time within [earliest, latest] (ISO 8601, epoch seconds or a datetime)."""
+    window = f"{earliest.isoformat()} .. {latest.isoformat()}"
+    try:
+        moment = parse_time(value, field)
+    except InvalidInputError as exc:
+        if "range" not in exc.message:
+            raise
+        raise InvalidInputError(field, f"outside {window}", limit=latest.isoformat()) from exc
+    if not earliest <= moment <= latest:
+        raise InvalidInputError(
+            field, f"{moment.isoformat()} is outside {window}", limit=latest.isoformat()
+        )
+    return moment
+
+
+def check_window_days(value: object, field: str = "window_days") -> float:
+    """A look-back window in days: positive, at most a century."""
+    days = check_positive(value, field)
+    if days > MAX_WINDOW_DAYS:
+        raise InvalidInputError(
+            field, f"must be at most {MAX_WINDOW_DAYS} days", limit=MAX_WINDOW_DAYS
+        )
+    return days
+
+
+def check_int(value: object, field: str, low: int, high: int) -> int:
+    """An integer (not a bool, not a float, not a string) within [low, high]."""
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise InvalidInputError(field, "must be an integer")
+    if not low <= value <= high:
+        raise InvalidInputError(field, f"must be within [{low}, {high}]", limit=high)
+    return value
+
+
+def check_fraction(value: object, field: str) -> float:
+    """A number within (0, 1]."""
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        raise InvalidInputError(field, "must be a number")
+    if not (math.isfinite(value) and 0.0 < value <= 1.0):
+        raise InvalidInputError(field, "must be within (0, 1]", limit=1.0)
+    return float(value)
 
 
 def check_strength(value: object, field: str = "strength") -> float:
@@ -155,6 +259,6 @@ def check_statuses(status: str | Sequence[str] | None, field: str = "status") ->
 def _as_list(value: object, field: str) -> list[object]:
     if isinstance(value, str):
         return [part for part in value.split(",")]
-    if isinstance(value, Iterable):
+    if isinstance(value, Iterable) and not isinstance(value, Mapping | bytes):
         return list(value)
     raise InvalidInputError(field, "must be a list of strings")

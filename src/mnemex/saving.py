@@ -17,7 +17,7 @@ from typing import Any
 
 from mnemex import limits
 from mnemex.analysis import canon, enrich
-from mnemex.clock import parse_time, to_micros
+from mnemex.clock import system_clock, to_micros
 from mnemex.config import Settings
 from mnemex.embed import from_bytes
 from mnemex.engine import Engine, require
@@ -80,8 +80,12 @@ class Draft:
         return (self.subject, self.relation, self.value)
 
 
-def draft_from(item: dict[str, Any], settings: Settings, prefix: str = "") -> Draft:
-    """A checked Draft from save's keyword arguments; errors name the field (with `prefix`)."""
+def draft_from(
+    item: dict[str, Any], settings: Settings, prefix: str = "", now: datetime | None = None
+) -> Draft:
+    """A checked Draft from save's keyword arguments; errors name the field (with `prefix`).
+
+    `now` (the store's clock) bounds observed_at: no later than a day ahead of it."""
     unknown = set(item) - SAVE_FIELDS
     if unknown:
         raise InvalidInputError(f"{prefix}{sorted(unknown)[0]}", "unknown field")
@@ -101,7 +105,9 @@ def draft_from(item: dict[str, Any], settings: Settings, prefix: str = "") -> Dr
             item.get("context"), f"{prefix}context", settings.max_content_chars
         ),
         meta=limits.check_meta(item.get("meta"), settings, f"{prefix}meta"),
-        observed_at=None if observed is None else parse_time(observed, f"{prefix}observed_at"),
+        observed_at=None
+        if observed is None
+        else limits.check_observed_at(observed, now or system_clock(), f"{prefix}observed_at"),
         subject=limits.check_optional_text(key_parts[0], f"{prefix}subject", 200),
         relation=limits.check_optional_text(key_parts[1], f"{prefix}relation", 200),
         value=limits.check_optional_text(key_parts[2], f"{prefix}value", 2_000),
@@ -111,7 +117,9 @@ def draft_from(item: dict[str, Any], settings: Settings, prefix: str = "") -> Dr
     )
 
 
-def checked_changes(fields: dict[str, Any], settings: Settings) -> dict[str, Any]:
+def checked_changes(
+    fields: dict[str, Any], settings: Settings, now: datetime | None = None
+) -> dict[str, Any]:
     """update()'s fields checked and in storage form (a new text brings its new hash)."""
     unknown = set(fields) - UPDATE_FIELDS
     if unknown:
@@ -138,7 +146,9 @@ def checked_changes(fields: dict[str, Any], settings: Settings) -> dict[str, Any
         changes["meta"] = limits.check_meta(fields["meta"], settings)
     if "observed_at" in fields:
         observed = fields["observed_at"]
-        changes["observed_at"] = None if observed is None else parse_time(observed, "observed_at")
+        changes["observed_at"] = (
+            None if observed is None else limits.check_observed_at(observed, now or system_clock())
+        )
     return changes
 
 
@@ -156,7 +166,7 @@ def save_many(
         if not isinstance(item, dict):
             raise InvalidInputError(f"items[{index}]", "must be an object")
         prefix = f"items[{index}]." if len(items) > 1 else ""
-        drafts.append(draft_from(item, engine.settings, prefix))
+        drafts.append(draft_from(item, engine.settings, prefix, engine.clock()))
     with engine.phrases.collecting() as phrases:
         with engine.backend.read(tenant) as tx:
             vectors_of = engine.vectors_soon(

@@ -15,7 +15,7 @@ from mnemex import limits, saving
 from mnemex import stats as stats_mod
 from mnemex.analysis import enrich
 from mnemex.browsing import Browsing
-from mnemex.clock import Clock, parse_time, system_clock, to_micros
+from mnemex.clock import Clock, system_clock, to_micros
 from mnemex.config import Settings
 from mnemex.decay import reinforce
 from mnemex.decay.curve import Decay
@@ -28,6 +28,7 @@ from mnemex.lifecycle import cluster as cluster_mod
 from mnemex.lifecycle import consolidate as consolidate_mod
 from mnemex.lifecycle import gc as gc_mod
 from mnemex.lifecycle import promote as promote_mod
+from mnemex.lifecycle import purge as purge_mod
 from mnemex.lifecycle import reindex as reindex_mod
 from mnemex.models import (
     Analysis,
@@ -48,11 +49,13 @@ from mnemex.models import (
 from mnemex.retrieval.recall import recall_block, worth_injecting
 from mnemex.search import SearchRequest, run_search
 from mnemex.store import export as export_mod
+from mnemex.store import shown_location
 from mnemex.store.api_tokens import TokenRegistry
 from mnemex.store.base import Backend, Tx
+from mnemex.upkeep import Upkeep
 
 
-class MemoryStore(Browsing):
+class MemoryStore(Browsing, Upkeep):
     """A tenant's view of a store: save, search, recall, lifecycle and bookkeeping."""
 
     def __init__(
@@ -190,7 +193,7 @@ class MemoryStore(Browsing):
     def update(self, memory_id: str, **fields: Any) -> Memory:
         """Change some of a memory's fields (content, tags, entities, strength, meta, ...)."""
         settings = self.settings
-        changes = saving.checked_changes(fields, settings)
+        changes = saving.checked_changes(fields, settings, self.now())
         vector = None
         if "content" in changes:
             with self._read() as tx:
@@ -243,13 +246,7 @@ class MemoryStore(Browsing):
             return self._set_status(
                 memory_id, MemoryStatus.DELETED.value, "forget", withdraw.forget
             )
-        now = self.now()
-        now_us = to_micros(now)
-        with self._write() as tx:
-            require(tx, memory_id)
-            withdraw.forget(tx, memory_id, now)
-            tx.delete_memory(memory_id)
-            tx.log_event("purge", now_us, memory_id, {})
+        purge_mod.run(self.engine, self.tenant, [limits.check_text(memory_id, "id", 100)])
         return None
 
     def restore(self, memory_id: str) -> Memory:
@@ -329,8 +326,8 @@ class MemoryStore(Browsing):
             statuses=limits.check_statuses(status),
             since=None
             if window_days is None
-            else now - timedelta(days=limits.check_positive(window_days, "window_days")),
-            as_of=None if as_of is None else parse_time(as_of, "as_of"),
+            else now - timedelta(days=limits.check_window_days(window_days)),
+            as_of=None if as_of is None else limits.check_as_of(as_of),
             include_history=bool(include_history),
             context=limits.check_optional_text(context, "context", settings.max_content_chars),
             explain=bool(explain),
@@ -345,6 +342,7 @@ class MemoryStore(Browsing):
         What is injected costs the agent context, so hits scoring below `recall_floor` times the
         best hit's score (context pulled in by the episode or graph priors) are left out.
         """
+        limits.check_text(prompt, "prompt", self.settings.max_query_chars, allow_empty=True)
         hits = worth_injecting(
             self.search(prompt, k=k, context=context), self.settings.recall_floor
         )
@@ -386,7 +384,7 @@ class MemoryStore(Browsing):
         """Current facts (one per key); `as_of`: what held then, as known then; history too."""
         limits.check_optional_text(subject, "subject", 200)
         limits.check_optional_text(relation, "relation", 200)
-        moment = None if as_of is None else parse_time(as_of, "as_of")
+        moment = None if as_of is None else limits.check_as_of(as_of)
         with self._read() as tx:
             return reads.facts(tx, subject, relation, moment, bool(include_history))
 
@@ -435,9 +433,12 @@ class MemoryStore(Browsing):
         limits.check_text(to_entity, "to_entity", self.settings.max_entity_chars)
         kind = limits.check_text(relation_type, "type", 100)
         strength = limits.check_strength(strength)
+        source = limits.check_optional_text(source_memory, "source_memory", 100)
         with self._write() as tx:
+            if source is not None:
+                require(tx, source)
             return upsert.relate(
-                tx, self.tenant, from_entity, to_entity, kind, strength, source_memory, self.now()
+                tx, self.tenant, from_entity, to_entity, kind, strength, source, self.now()
             )
 
     def reindex(self, progress: Callable[[int, int], None] | None = None) -> dict[str, Any]:
@@ -448,7 +449,10 @@ class MemoryStore(Browsing):
         """Counts, score distribution and configuration at a glance."""
         with self._read() as tx:
             figures = stats_mod.collect(tx, self.decay, self.settings, to_micros(self.now()))
-        return {"tenant": self.tenant, **figures, "store": self.backend.info()}
+        info = self.backend.info()
+        if isinstance(info.get("location"), str):
+            info["location"] = shown_location(info["location"])
+        return {"tenant": self.tenant, **figures, "store": info}
 
     # -- lifecycle ----------------------------------------------------------------------------
 
@@ -482,8 +486,8 @@ class MemoryStore(Browsing):
     def cluster(self, *, threshold: float | None = None, limit: int = 50) -> list[Cluster]:
         """Groups of similar live memories; ids are stable for the same members."""
         cut = self.settings.cluster_threshold if threshold is None else threshold
-        if not 0.0 < cut <= 1.0:
-            raise InvalidInputError("threshold", "must be within (0, 1]", limit=1.0)
+        limits.check_fraction(cut, "threshold")
+        limits.check_int(limit, "limit", 1, 10_000)
         return cluster_mod.find(self.engine, self.tenant, cut, limit)
 
     def consolidate(
@@ -526,10 +530,11 @@ class MemoryStore(Browsing):
 
     def import_lines(
         self, lines: Iterable[str], progress: Callable[[int], None] | None = None
-    ) -> dict[str, int]:
-        """Import an export into this tenant in one transaction (all or nothing)."""
+    ) -> dict[str, Any]:
+        """Import an export into this tenant in one transaction: counts of rows imported,
+        skipped (already here) and rejected (with the first problems, by line)."""
         with self._write() as tx:
-            return export_mod.import_lines(tx, lines, progress)
+            return export_mod.import_lines(tx, lines, progress, self.settings)
 
     def close(self) -> None:
         """Release the store (a tenant view leaves the shared store open)."""

@@ -141,7 +141,9 @@ async def test_every_kind_of_error_has_the_one_shape(app: Any) -> None:
     async with rest(app) as client:
         assert_error(await client.get("/v1/nothing-here"), 404, "not_found")
         assert_error(await client.put("/v1/memories"), 405, "method_not_allowed")
-        assert_error(await client.post("/v1/search", content=b"{not json"), 400, "bad_request")
+        typed = {"Content-Type": "application/json"}
+        bad = await client.post("/v1/search", content=b"{not json", headers=typed)
+        assert_error(bad, 400, "bad_request")
         invalid = assert_error(
             await client.post("/v1/search", json={"query": 1, "bogus": 2}), 422, "validation_error"
         )

@@ -208,12 +208,20 @@ def test_a_saved_index_is_restored_and_catches_up_with_later_writes(
     with _open(path) as writer:  # changes the index has not seen
         writer.save("deploy the kiln")
         writer.update(ids[0], content="nothing about it")
-        writer.forget(ids[1], hard=True)
+        writer.forget(ids[1])
+        writer.forget(ids[2], hard=False)
     with _open(path) as second:
         index = _synced(second)
         assert index.restored
         for words in (["deploy"], ["kiln"], ["note", "nothing"]):
             _same(dict(index.rank(words, 1.0).top(100)), _fts_scores(second, words))
+        second.forget(ids[3], hard=True)  # a purge drops the saved index (it holds the words)
+    assert not list((tmp_path / "saved.db-lexicon").glob("*.npz"))
+    with _open(path) as third:
+        index = _synced(third)
+        assert not index.restored
+        for words in (["deploy"], ["kiln"], ["note", "nothing"]):
+            _same(dict(index.rank(words, 1.0).top(100)), _fts_scores(third, words))
 
 
 def test_a_snapshot_of_another_store_or_a_damaged_one_is_not_used(

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Any
 
 from mnemex import saving
@@ -110,7 +111,7 @@ def document_plan(
             "meta": meta,
             "observed_at": chunk.observed_at or document.observed_at or fallback_time,
         }
-        if _checked(item, settings, path, chunk.start, problems):
+        if _checked(item, settings, path, chunk.start, problems, engine.clock()):
             plan.new.append(NewChunk(index, chunk.hash, chunk.start, chunk.end, item))
     if in_graph:
         plan.relations = [(title, kind, target) for kind, target in document.links]
@@ -131,11 +132,16 @@ def _own_note(document: Document, memories: dict[str, Memory]) -> Memory | None:
 
 
 def _checked(
-    item: dict[str, Any], settings: Settings, path: str, line: int, problems: list[IngestProblem]
+    item: dict[str, Any],
+    settings: Settings,
+    path: str,
+    line: int,
+    problems: list[IngestProblem],
+    now: datetime,
 ) -> bool:
     """Whether `save` will take the item; if not, the chunk is reported and left out."""
     try:
-        saving.draft_from(item, settings)
+        saving.draft_from(item, settings, now=now)
     except InvalidInputError as exc:
         problems.append(IngestProblem(path, "bad_chunk", f"line {line}: {exc.message}"))
         return False

@@ -84,6 +84,7 @@ def _merge(
             "observed_at": min(observed) if observed else None,
         },
         engine.settings,
+        now=now,
     )
     merged = saving.new_memory(
         tenant,

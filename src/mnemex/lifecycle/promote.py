@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import re
 from datetime import datetime
 from pathlib import Path
@@ -12,6 +13,7 @@ import yaml
 from mnemex.clock import MICROS_PER_DAY, to_micros
 from mnemex.config import Settings
 from mnemex.engine import Engine, require
+from mnemex.errors import InvalidInputError
 from mnemex.models import Memory, MemoryStatus, PromoteReport, ScoredMemory
 from mnemex.store.base import MemoryFilter
 from mnemex.text import preview
@@ -69,12 +71,28 @@ def render_note(memory: Memory, score: float) -> str:
 
 def write_note(memory: Memory, score: float, vault: Path) -> Path:
     """Write (or rewrite) the memory's note atomically and return its path."""
-    vault.mkdir(parents=True, exist_ok=True)
     path = vault / note_name(memory)
     temporary = path.with_suffix(".md.tmp")
-    temporary.write_text(render_note(memory, score), encoding="utf-8")
-    temporary.replace(path)
+    try:
+        vault.mkdir(parents=True, exist_ok=True)
+        temporary.write_text(render_note(memory, score), encoding="utf-8")
+        temporary.replace(path)
+    except OSError as exc:
+        raise InvalidInputError(
+            "vault_dir", f"cannot write notes in {vault}: {exc.strerror or exc}"
+        ) from exc
     return path
+
+
+def vault_of(engine: Engine, tenant: str) -> Path:
+    """A tenant's own vault folder: the vault itself for `default`, else `tenants/<name>-<hash>`
+    (the hash keeps names that differ only in unsafe characters apart)."""
+    root = engine.settings.vault_path
+    if tenant == "default":
+        return root
+    safe = re.sub(r"[^A-Za-z0-9_-]+", "-", tenant).strip("-")[:40] or "tenant"
+    digest = hashlib.sha256(tenant.encode("utf-8")).hexdigest()[:8]
+    return root / "tenants" / f"{safe}-{digest}"
 
 
 def run(engine: Engine, tenant: str, memory_id: str | None, *, dry_run: bool) -> PromoteReport:
@@ -92,7 +110,7 @@ def run(engine: Engine, tenant: str, memory_id: str | None, *, dry_run: bool) ->
     notes: dict[str, str] = {}
     if not dry_run:
         for memory in chosen:
-            notes[memory.id] = str(write_note(memory, memory.score, engine.settings.vault_path))
+            notes[memory.id] = str(write_note(memory, memory.score, vault_of(engine, tenant)))
         with engine.backend.write(tenant) as tx:
             for promoted, path in notes.items():
                 tx.update_memory(

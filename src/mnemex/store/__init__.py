@@ -9,7 +9,15 @@ from mnemex.config import Settings
 from mnemex.errors import InvalidInputError
 from mnemex.store.base import Backend, MemoryFilter, Tx
 
-__all__ = ["Backend", "MemoryFilter", "Tx", "open_backend", "redact", "resolve_target"]
+__all__ = [
+    "Backend",
+    "MemoryFilter",
+    "Tx",
+    "open_backend",
+    "redact",
+    "resolve_target",
+    "shown_location",
+]
 
 
 def resolve_target(target: str | os.PathLike[str] | None, settings: Settings) -> str:
@@ -56,3 +64,17 @@ def redact(location: str) -> str:
         host += f":{parts.port}"
     user = f"{parts.username}:***@" if parts.username else ""
     return urlunsplit(parts._replace(netloc=user + host))
+
+
+def shown_location(location: str) -> str:
+    """A store's location as stats show it: a file's name (never the server's folders), or a
+    URI's scheme, host and database (no user, password or query, which may carry either)."""
+    from urllib.parse import urlsplit
+
+    if "://" not in location:
+        return Path(location).name
+    parts = urlsplit(location)
+    host = parts.hostname or ""
+    if parts.port is not None:
+        host += f":{parts.port}"
+    return f"{parts.scheme}://{host}{parts.path}"

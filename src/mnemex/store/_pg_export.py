@@ -83,6 +83,43 @@ class PgExportRows:
         )
         return bool(cursor.rowcount)
 
+    def row_tenant(self, table: str, row_id: str) -> str | None:
+        """The tenant holding the row of `table` with this id, if any (ids are store-wide).
+
+        Row-level security hides other tenants' rows even from the owner, so each tenant listed
+        in `tenants` is asked in turn under its own setting, restored afterwards: one query per
+        tenant for an id this tenant lacks (an import into a new tenant of a large store pays
+        that per row)."""
+        if table not in EXPORT_TABLES:
+            raise ValueError(f"not importable: {table}")
+        if "id" not in self._columns(table):
+            return None
+        sql = f"SELECT 1 FROM {table} WHERE tenant = %s AND id = %s"
+        if self.conn.execute(sql, (self.tenant, row_id)).fetchone() is not None:
+            return self.tenant
+        others = [
+            str(row[0])
+            for row in self.conn.execute(
+                "SELECT name FROM tenants WHERE name <> %s ORDER BY name", (self.tenant,)
+            )
+        ]
+        try:
+            for other in others:
+                self.conn.execute("SELECT set_config('mnemex.tenant', %s, true)", (other,))
+                if self.conn.execute(sql, (other, row_id)).fetchone() is not None:
+                    return other
+        finally:
+            if others:
+                self.conn.execute("SELECT set_config('mnemex.tenant', %s, true)", (self.tenant,))
+        return None
+
+    def entity_id_by_norm(self, norm: str) -> str | None:
+        """This tenant's entity with this normalised name."""
+        found = self.conn.execute(
+            "SELECT id FROM entities WHERE tenant = %s AND norm = %s", (self.tenant, norm)
+        ).fetchone()
+        return None if found is None else str(found[0])
+
     def table_counts(self) -> dict[str, int]:
         """Rows per table for this tenant."""
         return {

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
+
+import sqlean
 
 from mnemex.clock import from_micros, to_micros
 from mnemex.store.api_tokens import Token
@@ -29,6 +32,7 @@ class TokenTable:
     _lock: Any
     _writer: Any
     in_memory: bool
+    busy_timeout_ms: int
 
     def _check_open(self) -> None:
         raise NotImplementedError
@@ -83,8 +87,20 @@ class TokenTable:
         return True
 
     def touch_token(self, token_id: str, at: datetime) -> None:
-        """Record a use of the token."""
-        self._write_sql("UPDATE tokens SET last_used = ? WHERE id = ?", (to_micros(at), token_id))
+        """Record a use of the token, if the store can be written at once: a last-use stamp is
+        not worth making a request wait for another writer (the next use records it)."""
+        self._check_open()
+        if not self._lock.acquire(blocking=False):
+            return
+        try:
+            self._writer.execute("PRAGMA busy_timeout = 0")
+            with contextlib.suppress(sqlean.OperationalError):
+                self._writer.execute(
+                    "UPDATE tokens SET last_used = ? WHERE id = ?", (to_micros(at), token_id)
+                )
+        finally:
+            self._writer.execute(f"PRAGMA busy_timeout = {int(self.busy_timeout_ms)}")
+            self._lock.release()
 
     def token_records(self) -> list[tuple[Token, str]]:
         """Every token with the hash of its secret, oldest first (to move a store)."""

@@ -6,11 +6,14 @@ byte-identical output: timestamps are microsecond-exact and JSON columns are par
 
 from __future__ import annotations
 
+import hashlib
 import json
 from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
+from mnemex import limits
 from mnemex.clock import from_micros, parse_time, to_micros
+from mnemex.config import Settings
 from mnemex.errors import InvalidInputError
 from mnemex.store.base import Tx
 
@@ -105,13 +108,96 @@ def parse_lines(lines: Iterable[str]) -> Iterator[tuple[int, str, dict[str, Any]
         yield number, str(table), _stored(row, number)
 
 
+# Columns holding the id of another row, by table (remapped along with the rows they name).
+REFERENCES: dict[str, tuple[str, ...]] = {
+    "memories": ("superseded_by",),
+    "entity_aliases": ("entity_id",),
+    "memory_entities": ("memory_id", "entity_id"),
+    "relations": ("from_id", "to_id", "source_memory"),
+    "facts": ("subject_id", "object_id", "memory_id", "superseded_by"),
+    "usage": ("memory_id",),
+    "co_usage": ("a", "b"),
+    "events": ("subject_id",),
+}
+_ALPHABET = "0123456789abcdefghjkmnpqrstvwxyz"
+MAX_PROBLEMS = 20  # rejected rows described in the report (all are counted)
+
+
+def _moved_id(ident: str, tenant: str) -> str:
+    """A stable new id for a row whose id another tenant holds: importing twice finds it."""
+    prefix, _, _ = ident.partition("_")
+    digest = int.from_bytes(hashlib.sha256(f"{tenant}\0{ident}".encode()).digest()[:17], "big")
+    body = "".join(_ALPHABET[(digest >> (5 * i)) & 31] for i in range(26))
+    return f"{prefix}_{body}"
+
+
+def _id_map(tx: Tx, records: list[tuple[int, str, dict[str, Any]]]) -> dict[str, str]:
+    """Exported id -> id here: kept, moved (another tenant holds it) or, for an entity whose
+    name this tenant already knows, that entity (one entity per name)."""
+    mapping: dict[str, str] = {}
+    for _, table, row in records:
+        ident = row.get("id")
+        if not isinstance(ident, str):
+            continue
+        if table == "entities" and isinstance(row.get("norm"), str):
+            existing = tx.entity_id_by_norm(row["norm"])
+            if existing is not None:
+                mapping[ident] = existing
+                continue
+        owner = tx.row_tenant(table, ident)
+        mapping[ident] = ident if owner in (None, tx.tenant) else _moved_id(ident, tx.tenant)
+    return mapping
+
+
+def _checked_memory(row: dict[str, Any], settings: Settings, line: int) -> None:
+    """A memory row passes the checks `save` makes (content, tags, entities, meta, strength)."""
+    where = f"line {line}: "
+    limits.check_text(row.get("content"), f"{where}content", settings.max_content_chars)
+    for name, check in (("tags", limits.check_tags), ("entities", limits.check_entities)):
+        value = row.get(name)
+        limits.check_text(value if isinstance(value, str) else "[]", f"{where}{name}", 100_000)
+        check(json.loads(value) if isinstance(value, str) else None, settings, f"{where}{name}")
+    meta = row.get("meta")
+    limits.check_meta(json.loads(meta) if isinstance(meta, str) else None, settings, f"{where}meta")
+    if row.get("strength") is not None:
+        limits.check_strength(row["strength"], f"{where}strength")
+    for name, value in row.items():
+        if isinstance(value, str):
+            limits.check_clean(value, f"{where}{name}")
+
+
 def import_lines(
-    tx: Tx, lines: Iterable[str], progress: Callable[[int], None] | None = None
-) -> dict[str, int]:
-    """Insert every record into the tenant of `tx`; rows whose key exists are skipped (counted)."""
-    counts = {"imported": 0, "skipped": 0}
-    for _, table, row in parse_lines(lines):
-        counts["imported" if tx.import_row(table, row) else "skipped"] += 1
+    tx: Tx,
+    lines: Iterable[str],
+    progress: Callable[[int], None] | None = None,
+    settings: Settings | None = None,
+) -> dict[str, Any]:
+    """Insert every record into the tenant of `tx`, each row checked as `save` checks it.
+
+    Rows already here count as `skipped` (duplicates; an entity whose name is known here is
+    unified with it); rows that fail a check or a constraint as `rejected`, the first few
+    described in `problems`. Ids another tenant holds get stable new ones, so an export can be
+    imported into another tenant of the same store (and importing twice adds nothing)."""
+    settings = settings or Settings()
+    records = list(parse_lines(lines))
+    mapping = _id_map(tx, records)
+    counts: dict[str, Any] = {"imported": 0, "skipped": 0, "rejected": 0, "problems": []}
+    for number, table, row in records:
+        try:
+            if table == "memories":
+                _checked_memory(row, settings, number)
+            if isinstance(row.get("id"), str):
+                row["id"] = mapping[row["id"]]
+            for column in REFERENCES.get(table, ()):
+                value = row.get(column)
+                if isinstance(value, str) and value in mapping:
+                    row[column] = mapping[value]
+            added = tx.import_row(table, row)
+            counts["imported" if added else "skipped"] += 1
+        except InvalidInputError as exc:
+            counts["rejected"] += 1
+            if len(counts["problems"]) < MAX_PROBLEMS:
+                counts["problems"].append({"line": number, "table": table, "reason": exc.message})
         if progress is not None:
             progress(1)
     return counts

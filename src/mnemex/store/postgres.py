@@ -27,6 +27,7 @@ from mnemex.store._pg_export import PgExportRows
 from mnemex.store._pg_graph import PgGraphRows, PgGraphUpkeep
 from mnemex.store._pg_ledger import PgLedgerRows
 from mnemex.store._pg_memories import PgMemoryRows
+from mnemex.store._pg_purge import PURGED_TABLES, PgPurgeRows
 from mnemex.store._pg_vectors import PgVectorRows
 from mnemex.store._sqlite_api_tokens import _COLUMNS as _TOKEN_COLUMNS
 from mnemex.store._sqlite_api_tokens import _token
@@ -37,7 +38,14 @@ _TENANT_LOCK_SEED = 0x6D6E78  # hashtextextended seed of the per-tenant write lo
 
 
 class PgTx(
-    PgMemoryRows, PgGraphRows, PgGraphUpkeep, PgLedgerRows, PgEventRows, PgVectorRows, PgExportRows
+    PgMemoryRows,
+    PgGraphRows,
+    PgGraphUpkeep,
+    PgLedgerRows,
+    PgEventRows,
+    PgVectorRows,
+    PgExportRows,
+    PgPurgeRows,
 ):
     """A transaction on one pooled connection, bound to one tenant."""
 
@@ -252,6 +260,14 @@ class PostgresBackend:
             "pgvector_version": vector,
             "file_bytes": int(size),
         }
+
+    def compact_purged(self) -> None:
+        """After a purge commits: VACUUM the tables it touched (outside any transaction, on a
+        pooled autocommit connection), so the dead rows and their index entries are removed
+        now rather than when autovacuum comes by. PostgreSQL does not zero the freed space and
+        its WAL keeps the rows until recycled; a role that does not own the tables gets a
+        warning from the server and nothing is vacuumed (the purge itself stands)."""
+        self._sql(f"VACUUM {', '.join(PURGED_TABLES)}", ())
 
     def integrity_check(self) -> str:
         """ "ok" when the database answers (PostgreSQL keeps its own pages consistent)."""

@@ -26,7 +26,9 @@ from mnemex.store._sqlite_events import EventRows
 from mnemex.store._sqlite_export import ExportRows
 from mnemex.store._sqlite_graph import GraphRows
 from mnemex.store._sqlite_ledger import LedgerRows
+from mnemex.store._sqlite_maintenance import Maintenance
 from mnemex.store._sqlite_memories import BM25_WEIGHTS, FTS_TOKENIZE, MemoryRows, indexed_columns
+from mnemex.store._sqlite_purge import PurgeRows, compact_purged
 from mnemex.store._sqlite_sources import SourceRows
 from mnemex.store._sqlite_vectors import VectorRows
 from mnemex.store.export import EXPORT_TABLES
@@ -35,7 +37,9 @@ from mnemex.store.export import EXPORT_TABLES
 __all__ = ["BM25_WEIGHTS", "FTS_TOKENIZE", "SqliteBackend", "SqliteTx", "indexed_columns"]
 
 
-class SqliteTx(MemoryRows, GraphRows, LedgerRows, EventRows, VectorRows, ExportRows, SourceRows):
+class SqliteTx(
+    MemoryRows, GraphRows, LedgerRows, EventRows, VectorRows, ExportRows, SourceRows, PurgeRows
+):
     """A transaction on one connection, bound to one tenant."""
 
     def __init__(
@@ -56,7 +60,7 @@ def _is_busy(exc: BaseException) -> bool:
     return "locked" in text or "busy" in text
 
 
-class SqliteBackend(TokenTable):
+class SqliteBackend(TokenTable, Maintenance):
     """A SQLite store; safe to share between threads and with other processes on the same file."""
 
     searches_inside = False  # the engine keeps BM25 and vector indexes in memory (retrieval/)
@@ -65,13 +69,20 @@ class SqliteBackend(TokenTable):
         self.location = location
         self.in_memory = location == ":memory:"
         self.busy_timeout_ms = busy_timeout_ms
-        self._lock = threading.RLock()
+        self._lock = threading.RLock()  # the writer connection; held while a write waits
+        self._readers_lock = threading.Lock()  # the reader list only: reads never wait on writes
         self._local = threading.local()
         self._shared: dict[Any, Any] = {}
         self._readers: list[Any] = []
         self._closed = False
         if not self.in_memory:
-            Path(location).expanduser().parent.mkdir(parents=True, exist_ok=True)
+            try:
+                Path(location).expanduser().parent.mkdir(parents=True, exist_ok=True)
+            except OSError as exc:
+                raise StorageError(
+                    f"cannot create the folder of store {location}: {exc.strerror or exc}",
+                    location=location,
+                ) from exc
         self._writer = self._open_and_migrate()
         self._checkpointer = None
         if not self.in_memory:
@@ -130,7 +141,7 @@ class SqliteBackend(TokenTable):
         if conn is None:
             conn = self._connect(writer=False)
             self._local.reader = conn
-            with self._lock:
+            with self._readers_lock:
                 self._readers.append(conn)
         return conn
 
@@ -205,17 +216,27 @@ class SqliteBackend(TokenTable):
         if self._closed:
             raise StorageError("the store is closed", location=self.location)
 
+    def compact_purged(self) -> None:
+        """After a purge: merge the FTS segments and truncate the WAL (no old copy survives)."""
+        self._check_open()
+        with self._lock:
+            compact_purged(self._writer, self.in_memory)
+
     def integrity_check(self) -> str:
         """SQLite's own verdict on the file ("ok" when healthy)."""
         with self._lock:
             return str(self._writer.execute("PRAGMA integrity_check").fetchone()[0])
 
     def info(self) -> dict[str, Any]:
-        """Backend, location, schema version and file size, for stats and /health."""
-        with self._lock:
-            version = self._writer.execute("SELECT max(version) FROM schema_migrations").fetchone()[
-                0
-            ]
+        """Backend, location, schema version and file size, for stats and /health; read on a
+        reader connection, so a writer waiting for another process's lock never delays it."""
+        self._check_open()
+        sql = "SELECT max(version) FROM schema_migrations"
+        if self.in_memory:
+            with self._lock:
+                version = self._writer.execute(sql).fetchone()[0]
+        else:
+            version = self._reader().execute(sql).fetchone()[0]
         size = None
         if not self.in_memory and Path(self.location).exists():
             size = Path(self.location).stat().st_size
@@ -235,9 +256,10 @@ class SqliteBackend(TokenTable):
             self._closed = True
             if self._checkpointer is not None:
                 self._checkpointer.close()
-            for conn in self._readers:
-                conn.close()
-            self._readers.clear()
+            with self._readers_lock:
+                for conn in self._readers:
+                    conn.close()
+                self._readers.clear()
             if not self.in_memory:
                 # Another process may be busy with the file; its own close checkpoints then.
                 with contextlib.suppress(sqlean.OperationalError):

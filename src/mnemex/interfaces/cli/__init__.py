@@ -14,6 +14,7 @@ from mnemex.interfaces.cli import (
     memories,
     server,
     tokens,
+    upkeep,
 )
 from mnemex.interfaces.cli._app import app
 
@@ -30,6 +31,7 @@ _COMMAND_MODULES = (
     memories,
     server,
     tokens,
+    upkeep,
 )
 
 

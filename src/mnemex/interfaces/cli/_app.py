@@ -13,7 +13,7 @@ from typing import Any
 import typer
 from rich.console import Console
 
-from mnemex.errors import InvalidInputError, MnemexError
+from mnemex.errors import FileError, InvalidInputError, MnemexError
 from mnemex.models import to_jsonable
 
 app = typer.Typer(
@@ -92,10 +92,16 @@ def command(
     def register(func: Callable[..., None]) -> Callable[..., None]:
         @functools.wraps(func)
         def wrapper(*args: Any, **inner: Any) -> None:
+            as_json = bool(inner.get("as_json", False))
             try:
                 func(*args, **inner)
             except MnemexError as exc:
-                fail(exc, bool(inner.get("as_json", False)))
+                fail(exc, as_json)
+            except UnicodeError as exc:  # invalid UTF-8 on standard input or in a file
+                fail(InvalidInputError("input", f"not valid UTF-8: {exc}"), as_json)
+            except OSError as exc:  # a file to read or write: missing, unwritable, a folder
+                where = exc.filename or "a file"
+                fail(FileError(f"{where}: {exc.strerror or exc}", path=str(where)), as_json)
 
         (on or app).command(*names, **kwargs)(wrapper)
         return wrapper

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import os
 import sys
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
@@ -15,7 +17,7 @@ from mnemex.interfaces.cli._app import JSON_OPTION, command, console, emit, open
 @command("stats")
 def stats(as_json: bool = JSON_OPTION) -> None:
     """Counts, score distribution and configuration."""
-    with open_store() as store:
+    with open_store(create=False) as store:
         result = store.stats()
 
     def render(s: dict[str, Any]) -> None:
@@ -43,17 +45,31 @@ def export(
     output: Path | None = typer.Argument(None, help="File to write (default: standard output)."),
 ) -> None:
     """Export this tenant as JSONL (lossless: timestamps, use counts, status, history)."""
-    with open_store() as store:
+    with open_store(create=False) as store:
         if output is None:
             for line in store.export():
                 sys.stdout.write(line + "\n")
             return
-        with output.open("w", encoding="utf-8") as handle:
-            count = 0
-            for line in store.export():
+        count = write_atomically(output, store.export())
+    console.print(f"wrote {count - 1} records to {output}", highlight=False)
+
+
+def write_atomically(output: Path, lines: Iterable[str]) -> int:
+    """Write lines to a temporary file beside `output`, then rename it over `output`: a
+    failure half-way (a full disk, a store error) leaves the previous file as it was."""
+    temporary = output.with_name(f".{output.name}.{os.getpid()}.tmp")
+    count = 0
+    try:
+        with temporary.open("w", encoding="utf-8") as handle:
+            for line in lines:
                 handle.write(line + "\n")
                 count += 1
-    console.print(f"wrote {count - 1} records to {output}", highlight=False)
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.replace(temporary, output)
+    finally:
+        temporary.unlink(missing_ok=True)
+    return count
 
 
 @command("import")
@@ -69,7 +85,11 @@ def import_(
     emit(
         counts,
         as_json,
-        lambda c: console.print(f"imported {c['imported']}, skipped {c['skipped']}"),
+        lambda c: console.print(
+            f"imported {c['imported']}, skipped {c['skipped']} (already here), "
+            f"rejected {c['rejected']}"
+            + "".join(f"\n  line {p['line']} ({p['table']}): {p['reason']}" for p in c["problems"])
+        ),
     )
 
 
@@ -115,7 +135,10 @@ def migrate(
 @command("reindex")
 def reindex(as_json: bool = JSON_OPTION) -> None:
     """Embed every memory whose vector is missing or from another model (after a model change)."""
-    with open_store() as store, Progress(console=console, transient=True, disable=as_json) as bar:
+    with (
+        open_store(create=False) as store,
+        Progress(console=console, transient=True, disable=as_json) as bar,
+    ):
         task = bar.add_task("embedding", total=None)
         report = store.reindex(
             progress=lambda done, total: bar.update(task, completed=done, total=total)

@@ -158,7 +158,7 @@ def analyze(
     as_json: bool = JSON_OPTION,
 ) -> None:
     """What a message asks for (save, search, nothing) and what is worth keeping from it."""
-    with open_store() as store:
+    with open_store(create=False) as store:
         found = store.analyze(message, context=context, session_id=session_id)
 
     def render(a: Analysis) -> None:

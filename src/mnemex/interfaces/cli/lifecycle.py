@@ -23,7 +23,7 @@ def gc(
     as_json: bool = JSON_OPTION,
 ) -> None:
     """List (or archive) memories whose score fell below the forget threshold."""
-    with open_store() as store:
+    with open_store(create=False) as store:
         report = store.gc(dry_run=not apply, hard=hard)
 
     def render(r: GcReport) -> None:
@@ -43,7 +43,7 @@ def promote(
     as_json: bool = JSON_OPTION,
 ) -> None:
     """Write lasting memories to the Markdown vault."""
-    with open_store() as store:
+    with open_store(create=False) as store:
         report = store.promote(memory_id, auto=memory_id is None, dry_run=not apply)
 
     def render(r: PromoteReport) -> None:
@@ -63,7 +63,7 @@ def cluster(
     as_json: bool = JSON_OPTION,
 ) -> None:
     """Group similar memories; each cluster id can be passed to `consolidate`."""
-    with open_store() as store:
+    with open_store(create=False) as store:
         clusters = store.cluster(threshold=threshold, limit=limit)
 
     def render(found: list[Cluster]) -> None:
@@ -88,7 +88,7 @@ def consolidate(
     as_json: bool = JSON_OPTION,
 ) -> None:
     """Preview, or with --apply merge, a cluster into one memory that keeps its provenance."""
-    with open_store() as store:
+    with open_store(create=False) as store:
         result = store.consolidate(cluster_id, dry_run=not apply, threshold=threshold)
 
     def render(r: ConsolidateResult) -> None:

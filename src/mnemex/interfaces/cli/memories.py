@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import typer
 
+from mnemex.errors import InvalidInputError
 from mnemex.interfaces.cli._app import JSON_OPTION, command, emit, open_store
 from mnemex.interfaces.cli._output import (
     IDS_OPTION,
@@ -110,11 +112,22 @@ def show(
 
 @command("forget")
 def forget(
-    memory_id: str = typer.Argument(..., help="The memory id (or its first characters)."),
+    memory_id: str | None = typer.Argument(None, help="The memory id (or its first characters)."),
     hard: bool = typer.Option(False, help="Delete for good instead of a restorable soft delete."),
+    everything: bool = typer.Option(
+        False, "--all", help="Every memory of this tenant (--tenant); other tenants untouched."
+    ),
     as_json: bool = JSON_OPTION,
 ) -> None:
     """Forget a memory (restorable with `mnemex restore` unless --hard)."""
+    if everything == (memory_id is not None):
+        raise InvalidInputError("id", "give a memory id or --all, not both or neither")
+    if memory_id is None:
+        with open_store(create=False) as store:
+            counts = store.forget_all(hard=hard)
+        done = {"tenant": store.tenant, ("purged" if hard else "deleted"): counts["memories"]}
+        emit(done, as_json, lambda r: say(" ".join(f"{k} {v}" for k, v in r.items())))
+        return
     with open_store(create=False) as store:
         memory_id = resolved(store, memory_id)
         result = store.forget(memory_id, hard=hard)
@@ -128,10 +141,17 @@ def forget(
 
 @command("restore")
 def restore(
-    memory_id: str = typer.Argument(..., help="The memory id (or its first characters)."),
+    memory_id: str = typer.Argument(
+        ..., help="The memory id (or its first characters), or a backup file (mnemex backup)."
+    ),
     as_json: bool = JSON_OPTION,
 ) -> None:
-    """Restore a forgotten or archived memory."""
+    """Restore a forgotten or archived memory, or the whole store from a backup file."""
+    if Path(memory_id).is_file():
+        with open_store() as store:
+            result = store.restore_backup(memory_id)
+        emit(result, as_json, lambda r: say(f"restored from {r['restored_from']}"))
+        return
     with open_store(create=False) as store:
         restored = store.restore(resolved(store, memory_id))
     emit(restored, as_json, lambda m: say(f"{m.status} {m.id}"))

@@ -16,6 +16,9 @@ def serve(
         False, "--require-token", help="Refuse requests without a valid token, even on loopback."
     ),
     max_body: int = typer.Option(4 * 1024 * 1024, help="Largest request body in bytes."),
+    allow_host: list[str] = typer.Option(
+        [], "--allow-host", help="A host name clients may use (repeatable; loopback always)."
+    ),
 ) -> None:
     """Serve the web console at /, the REST API at /v1 and MCP (streamable HTTP) at /mcp."""
     import uvicorn
@@ -36,6 +39,7 @@ def serve(
             max_body=max_body,
             host=host,
             owns_store=True,
+            allowed_hosts=allow_host or None,
         )
         mode = "required" if public or require_token else "optional"
         err_console.print(
@@ -49,8 +53,10 @@ def serve(
 @command("mcp")
 def mcp() -> None:
     """Speak MCP over stdio (Claude Desktop, Claude Code); the tenant is --tenant's."""
+    import anyio
+
+    from mnemex.interfaces.mcp.guard import run_stdio
     from mnemex.interfaces.mcp.server import build_server
 
     with open_store() as store:
-        server = build_server(store)
-        server.run("stdio")
+        anyio.run(run_stdio, build_server(store))

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import ipaddress
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Sequence
 from typing import Any
 
 from starlette.applications import Starlette
@@ -20,6 +20,7 @@ from mnemex.interfaces.http.auth import BearerAuth
 from mnemex.interfaces.http.endpoint import DEFAULT_MAX_BODY, to_route
 from mnemex.interfaces.http.errors import EXCEPTION_HANDLERS
 from mnemex.interfaces.http.openapi import document
+from mnemex.interfaces.http.origin import LOOPBACK_NAMES, OriginGuard, host_name
 from mnemex.interfaces.http.routes import ENDPOINTS
 from mnemex.interfaces.http.routes.browse import models_loaded
 from mnemex.service import MemoryStore
@@ -70,12 +71,21 @@ def create_app(
     max_body: int = DEFAULT_MAX_BODY,
     host: str = "127.0.0.1",
     owns_store: bool = False,
+    allowed_hosts: Sequence[str] | None = None,
 ) -> Starlette:
     """The app for `store`: each request runs as its token's tenant (or the store's own).
 
     `owns_store`: close the store when the server shuts down (uvicorn re-raises the signal
-    that stopped it, so code after `uvicorn.run` may never run).
+    that stopped it, so code after `uvicorn.run` may never run). `allowed_hosts`: the names
+    clients may use in Host (and Origin); default the loopback names on a loopback bind, any
+    name on a public one (where tokens are required).
     """
+    if allowed_hosts is not None:
+        hosts: frozenset[str] | None = frozenset(allowed_hosts) | LOOPBACK_NAMES
+    elif is_loopback(host):
+        hosts = LOOPBACK_NAMES | {host_name(host)}
+    else:
+        hosts = None
     routes: list[BaseRoute] = [Route("/health", health), Route("/openapi.json", openapi)]
     routes += [to_route(endpoint, max_body) for endpoint in ENDPOINTS]
     routes += console.routes()
@@ -100,7 +110,10 @@ def create_app(
 
     app = Starlette(
         routes=routes,
-        middleware=[Middleware(BearerAuth, store=store, required=require_token)],
+        middleware=[
+            Middleware(OriginGuard, hosts=hosts),
+            Middleware(BearerAuth, store=store, required=require_token),
+        ],
         exception_handlers=EXCEPTION_HANDLERS,
         lifespan=lifespan,
     )

@@ -23,6 +23,14 @@ from mnemex.models import to_jsonable
 from mnemex.service import MemoryStore
 
 DEFAULT_MAX_BODY = 4 * 1024 * 1024  # 4 MiB: a full batch of long memories, not a flood
+MAX_JSON_DEPTH = 900  # about where Python's json gives up (its recursion limit); meta allows 32
+
+
+class UnsupportedMediaType(MnemexError):
+    """A request body not declared as JSON."""
+
+    code = "unsupported_media_type"
+    status = 415
 
 
 class Invalid(MnemexError):
@@ -83,8 +91,26 @@ def parse_json(raw: bytes) -> Any:
         value = json.loads(raw)
         json.dumps(value, ensure_ascii=False).encode("utf-8")  # rejects lone surrogates
     except (ValueError, UnicodeError) as exc:
-        raise BadRequest(f"body is not valid UTF-8 JSON: {exc}") from exc
+        raise BadRequest(f"body is not valid UTF-8 JSON: {exc}", field="body") from exc
+    except RecursionError:
+        raise BadRequest(
+            "body: nested too deep to read", field="body", limit=MAX_JSON_DEPTH
+        ) from None
     return value
+
+
+def require_json(request: Request) -> None:
+    """A body must say it is JSON: a browser sends text/plain or a form cross-site with no
+    preflight, and a body that must be declared JSON cannot be planted that way."""
+    kind = request.headers.get("content-type", "").split(";")[0].strip().lower()
+    if kind != "application/json" and not (
+        kind.startswith("application/") and kind.endswith("+json")
+    ):
+        raise UnsupportedMediaType(
+            f"a body must be sent as application/json, not {kind or 'untyped'}",
+            field="content-type",
+            limit="application/json",
+        )
 
 
 def validate(model: type[BaseModel], data: Any, where: str) -> BaseModel:
@@ -118,7 +144,10 @@ def to_route(endpoint: Endpoint, max_body: int) -> Route:
             path=dict(request.path_params),
         )
         if endpoint.body is not None:
-            data = parse_json(await read_body(request, max_body))
+            raw = await read_body(request, max_body)
+            if raw.strip():
+                require_json(request)
+            data = parse_json(raw)
             call.body = validate(endpoint.body, data, "body")
         if endpoint.query is not None:
             call.query = validate(endpoint.query, query_data(request, endpoint.query), "query")

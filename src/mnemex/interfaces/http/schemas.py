@@ -10,6 +10,11 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from mnemex.config import MAX_K
+
+# Advertised, checked by the store (its error names the field and the limit, as elsewhere).
+K_RANGE: dict[str, Any] = {"minimum": 1, "maximum": MAX_K}
+
 
 class Strict(BaseModel):
     """A request part that rejects unknown fields (a typo is an error, not a silent default)."""
@@ -70,7 +75,7 @@ class SearchIn(Strict):
     """A search: the parameters of `MemoryStore.search`."""
 
     query: str
-    k: int = 10
+    k: int = Field(10, json_schema_extra=K_RANGE)
     tags: list[str] | None = None
     entity: str | None = None
     status: str | list[str] | None = None
@@ -85,7 +90,7 @@ class RecallIn(Strict):
     """A recall: the parameters of `MemoryStore.recall`."""
 
     prompt: str
-    k: int = 5
+    k: int = Field(5, json_schema_extra=K_RANGE)
     context: str | None = None
 
 

@@ -16,8 +16,10 @@ from mcp.types import CallToolResult, TextContent, ToolAnnotations
 from pydantic import Field
 
 from mnemex import __version__
+from mnemex.config import MAX_K
 from mnemex.errors import MnemexError, NotFoundError
 from mnemex.interfaces.mcp import compact
+from mnemex.interfaces.mcp.guard import GuardedServer
 from mnemex.models import to_jsonable
 from mnemex.service import MemoryStore
 
@@ -37,6 +39,7 @@ Tags = Annotated[list[str] | None, Field(description="Labels such as 'work' or '
 MemoryId = Annotated[str, Field(description="A memory id (mem_...).")]
 Ids = Annotated[list[str], Field(description="Memory ids (mem_...).", min_length=1, max_length=50)]
 Limit = Annotated[int, Field(ge=1, le=200, description="Page size.")]
+K = Annotated[int, Field(ge=1, le=MAX_K, description="How many results.")]
 Offset = Annotated[int, Field(ge=0, le=10_000, description="Skip this many (from next_offset).")]
 When = Annotated[str | None, Field(description="ISO 8601 time, e.g. 2026-03-01T09:00:00Z.")]
 Context_ = Annotated[
@@ -124,7 +127,7 @@ class MemoryTools:
         self,
         query: Annotated[str, Field(description="What to look for, in plain words.")],
         ctx: Context,
-        k: Limit = 10,
+        k: K = 10,
         offset: Offset = 0,
         tags: Tags = None,
         entity: Annotated[str | None, Field(description="Only memories naming it.")] = None,
@@ -151,7 +154,7 @@ class MemoryTools:
         self,
         prompt: Annotated[str, Field(description="The user's message or the task at hand.")],
         ctx: Context,
-        k: Annotated[int, Field(ge=1, le=20)] = 5,
+        k: K = 5,
         context: Context_ = None,
     ) -> Any:
         """What you already know that bears on a prompt, as a dated <recalled-memory> block to
@@ -480,7 +483,7 @@ TOOLS: dict[str, ToolAnnotations] = {
 
 def build_server(store: MemoryStore) -> MCPServer:
     """An MCP server whose tools call `store` (or its tenant views, over HTTP)."""
-    server = MCPServer(
+    server = GuardedServer(
         "mnemex", instructions=INSTRUCTIONS, version=__version__, log_level="WARNING"
     )
     tools = MemoryTools(store)
