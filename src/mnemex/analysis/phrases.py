@@ -36,6 +36,18 @@ _SAVE_VERB = (
     r"jot (?:this |that |it )?down|remind me to|remind me (?:on|in|at|next|tomorrow))"
 )
 
+_RECORD_VERB = (
+    r"(?:log|record|document|register|capture|file(?: away)?|archive|lodge|bookmark|"
+    r"stash(?: away)?|retain|make (?:a )?(?:note|record)(?: of)?|take (?:a )?note(?: of)?|"
+    r"note down|jot down|put down|write down|hang on to|hold on ?to|note (?:this|it) down|"
+    r"(?:put|keep) (?:it |this |that )?on record|log it|"
+    r"keep (?:a )?(?:record|note)(?: of)?)"
+)
+_RECORD_OBJECT = (
+    r"that\b|this\b|these\b|the following\b|the fact\b|the decision\b|our decision\b|"
+    r"my decision\b|as a decision\b|for me\b|my (?:preference|allergy|decision)\b|:"
+)
+
 _SAVE_PATTERNS = [
     # "Remember that ...", "can you remember I'm ...", not "remember what/when ...".
     re.compile(rf"^{_FILLER}{_ASK}{_SAVE_VERB}\b(?!\s+{_WH}\b)"),
@@ -68,6 +80,23 @@ _SAVE_PATTERNS = [
     re.compile(r"\bso (?:that )?you (?:remember|dont forget|do not forget|can remember)\b"),
     re.compile(r"\badd (?:this |that |it )?to (?:your |my )?(?:memory|memories|notes)\b"),
     re.compile(rf"^{_FILLER}{_ASK}(?:store|memorize|memorise|record|note down) (?:my|our)\b"),
+    # Verbs of recording addressed to the agent, with what to keep after them: "log that we
+    # decided ...", "file this under family: ...", "make a note that ...", "hang on to this".
+    re.compile(rf"^(?!well |ill |wed |id ){_FILLER}{_ASK}{_RECORD_VERB}\s*(?:{_RECORD_OBJECT})"),
+    re.compile(
+        rf"^{_FILLER}{_ASK}(?:keep|save|store|put) (?:this|that|it)\s*(?::|safe\b|on file\b|"
+        r"for (?:me|later|the future)\b|somewhere\b|in (?:your )?(?:memory|mind|the back)\b)"
+    ),
+    re.compile(
+        r"\blet the record show\b|\bfor posterity\b|\b(?:keep|have) (?:this|that|it) on file\b|"
+        r"\bso (?:that )?you dont (?:forget|lose)\b|^(?:please )?dont lose (?:this|that)\b|"
+        r"\b(?:mental )?note for (?:you|the future|later)\b|\breminder for you\b|"
+        r"\bi want (?:this|that|it) remembered\b|\bmake sure (?:this|that|it) sticks\b|"
+        r"\b(?:etch|lodge|burn) (?:this|that|it) (?:in|into) (?:your )?memory\b|"
+        r"\bkeep (?:this|that|it )?in mind (?:for|going forward)\b|"
+        r"\b(?:put|add|write) (?:it |this |that )?(?:down )?(?:in|to|into) (?:your|my) "
+        r"(?:notes|file|records)\b"
+    ),
 ]
 # An instruction about the task at hand ("remember to handle the null case in this function",
 # "don't forget the semicolon") is not a request to keep something, unless it states a fact
