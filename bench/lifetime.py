@@ -225,3 +225,35 @@ def run(
             for row in replay(load(path), settings, say):
                 out.append({"persona": path.stem, **row})
     return out
+
+
+def score_requests(path: Path, embed_model: str | None = None) -> dict[str, Any]:
+    """Explicit-request detection on a labelled set (`{"items": [{"text", "request"}]}`): the
+    phrase rules alone, and with the learned check beside them, as `analyze` runs them."""
+    from mnemex.analysis import lifetime as learned
+    from mnemex.analysis import phrases
+    from mnemex.embed import load_embedder
+
+    items = json.loads(Path(path).read_text(encoding="utf-8"))["items"]
+    embedder = load_embedder(embed_model or "minilm-int8")
+    texts = [item["text"] for item in items]
+    vectors = embedder.embed(texts) if embedder is not None else [None] * len(texts)
+    row: dict[str, Any] = {"set": Path(path).stem, "requests": 0, "look_alikes": 0}
+    counts = {"rules_found": 0, "rules_fp": 0, "both_found": 0, "both_fp": 0}
+    missed: list[str] = []
+    for item, vector in zip(items, vectors, strict=True):
+        found = phrases.detect(item["text"])
+        rules = found.save_request
+        both = rules or learned.learned_request(item["text"], found, vector)
+        wanted = bool(item["request"])
+        row["requests" if wanted else "look_alikes"] += 1
+        counts["rules_found" if wanted else "rules_fp"] += rules
+        counts["both_found" if wanted else "both_fp"] += both
+        if wanted and not both:
+            missed.append(item["text"])
+    row["rules_recall"] = round(counts["rules_found"] / max(row["requests"], 1), 4)
+    row["rules_false_positives"] = counts["rules_fp"]
+    row["with_learned_recall"] = round(counts["both_found"] / max(row["requests"], 1), 4)
+    row["with_learned_false_positives"] = counts["both_fp"]
+    row["missed"] = missed
+    return row

@@ -22,7 +22,7 @@ from mnemex.config import Settings
 from mnemex.embed import from_bytes
 from mnemex.engine import Engine, require
 from mnemex.decay import reinforce
-from mnemex.decay.kinds import NOTE
+from mnemex.decay.kinds import KINDS, NOTE
 from mnemex.errors import InvalidInputError
 from mnemex.ledger import save as ledger
 from mnemex.ledger.extract import Extraction
@@ -46,7 +46,7 @@ SAVE_FIELDS = frozenset(
     }
 )
 UPDATE_FIELDS = frozenset(
-    {"content", "tags", "entities", "strength", "source", "context", "meta", "observed_at"}
+    {"content", "tags", "entities", "strength", "source", "context", "meta", "observed_at", "kind"}
 )
 _ENRICHABLE = frozenset({"tags", "entities", "strength"})
 MAX_SOURCE_CHARS = 500
@@ -139,6 +139,10 @@ def checked_changes(fields: dict[str, Any], settings: Settings) -> dict[str, Any
         )
     if "meta" in fields:
         changes["meta"] = limits.check_meta(fields["meta"], settings)
+    if "kind" in fields:
+        if fields["kind"] not in KINDS:
+            raise InvalidInputError("kind", f"must be one of {', '.join(KINDS)}")
+        changes["kind"] = fields["kind"]
     if "observed_at" in fields:
         observed = fields["observed_at"]
         changes["observed_at"] = None if observed is None else parse_time(observed, "observed_at")

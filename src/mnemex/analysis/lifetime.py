@@ -28,6 +28,8 @@ Matrix = npt.NDArray[np.float32]
 # than keeping a bit of trivia a few months longer (on the dev persona: 54 of 61 must-keep
 # memories and 11 of 119 one-offs reach it; at the argmax, 50 and 6).
 LASTING_FLOOR = 0.3
+CHATTER_WORDS = 6  # chatter is short: a longer message is at worst a plain note
+CHATTER_FLOOR = 0.8  # and surely chatter ("ok thanks" 1.0, "garden notes: prune the roses" 0.61)
 _KIND_OF_INTENT = {"SAVE_PREFERENCE": kinds.PREFERENCE, "SAVE_DECISION": kinds.DECISION}
 # A clause asking something is never a request to keep it.
 _ASKS = ("?",)
@@ -114,6 +116,7 @@ def kind_of(
     probs = lasting(text, vector)
     if probs["lasting"] >= LASTING_FLOOR:
         return _KIND_OF_INTENT.get(intent or "", kinds.FACT)
-    if max(probs, key=lambda label: probs[label]) == "chatter":
+    short = len(text.split()) <= CHATTER_WORDS
+    if short and probs["chatter"] >= CHATTER_FLOOR:
         return kinds.CHATTER
     return kinds.NOTE

@@ -60,7 +60,7 @@ _SAVE_PATTERNS = [
     ),
     re.compile(rf"^{_FILLER}{_ASK}(?:not forget|never forget)\b"),
     re.compile(r"\bnote to (?:self|yourself)\b"),
-    re.compile(r"\bfor (?:future|later) reference\b|\bfor the record\b"),
+    re.compile(r"\bfor (?:future|later) reference\b|\bfor the record\b(?! player)"),
     re.compile(
         r"\b(?:save|store|record|log|keep|add|put|file) (?:this|that|it|these|the following)"
         r"(?: (?:fact|info|information|detail|preference))? (?:in|to|into|for|as) "
@@ -97,7 +97,24 @@ _SAVE_PATTERNS = [
         r"\b(?:put|add|write) (?:it |this |that )?(?:down )?(?:in|to|into) (?:your|my) "
         r"(?:notes|file|records)\b"
     ),
+    re.compile(
+        r"^(?:for the minutes|please minute|minute that|note for the log)\b|"
+        r"\bmark (?:this|that|it) down\b|\bnote (?:it|this|that) down\b|"
+        r"\badd (?:this|that|it) to the (?:decision )?(?:log|minutes|record)\b|"
+        r"\b(?:chuck|stick|pop|put|throw|drop) (?:this|that|it) (?:in|into) (?:your )?memory\b|"
+        r"\b(?:save|store|record|keep) the fact\b|\bofficially (?:record|note|log)\b|"
+        r"\bput (?:it|this|that) (?:on|in) the (?:record|file|log)\b|"
+        r"\bkeep hold of (?:this|that)\b|\bdont (?:ever )?forget (?:this|that)\b|"
+        r"\b(?:would you mind|could you|can you|if you could) (?:remembering|keep in mind|"
+        r"keeping in mind|bear in mind|remember that)\b"
+    ),
 ]
+# Reported speech quotes a request, it does not make one: "remember the Alamo, as they say",
+# "make a note of the chords, that's what the teacher said".
+_REPORTED = re.compile(
+    r"\bas they say\b|\b(?:is|was|thats|that is) what (?:\w+ ){0,4}(?:always )?"
+    r"(?:says|said|say|tells me|told me)\b"
+)
 # An instruction about the task at hand ("remember to handle the null case in this function",
 # "don't forget the semicolon") is not a request to keep something, unless it states a fact
 # ("remember that this function is called by cron").
@@ -289,6 +306,9 @@ def detect(text: str) -> Phrases:
         scope = clause if save != clause else " ".join(parts[index : index + 2])
         if save and _TASK.search(scope) and not _STATES_A_FACT.search(scope):
             result.matches.append(f"task instruction: {save}")
+            continue
+        if save and _REPORTED.search(" ".join(parts)):
+            result.matches.append(f"reported speech: {save}")
             continue
         if save:
             result.save_request = True

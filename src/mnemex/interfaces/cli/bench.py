@@ -144,6 +144,29 @@ def eval_ledger(
     emit(result, as_json, lambda r: rows_table(r, "mnemex eval ledger"))
 
 
+@eval_app.command("lifetime")
+def eval_lifetime(
+    persona: list[Path] = typer.Option(
+        [], help="Persona files (default: bench/data/lifetime_persona_*.json)."
+    ),
+    reinforcement: bool = typer.Option(
+        True, help="Recalls reinforce what they inject (--no-reinforcement to compare)."
+    ),
+    embed_model: str | None = typer.Option(None, help="Embedding model ('none': lexical only)."),
+    as_json: bool = JSON_OPTION,
+) -> None:
+    """A year in the life: must-keep recall@5, archives and trivia at months 1, 3, 6 and 12."""
+    lifetime = lab("lifetime")
+
+    paths = list(persona) or sorted(lifetime.DATA.glob("lifetime_persona_*.json"))
+    rows = lifetime.run(
+        paths, reinforcement=reinforcement, embed_model=embed_model, say=err_console.print
+    )
+    for row in rows:
+        row["missed"] = "; ".join(row["missed"])
+    emit(rows, as_json, lambda r: rows_table(r, "mnemex eval lifetime"))
+
+
 def _models(embed_model: str) -> list[str]:
     """The embedding settings an eval runs with: "both" is none and the default model."""
     from mnemex.config import Settings
