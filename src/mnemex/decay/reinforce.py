@@ -5,7 +5,7 @@ Every use refreshes `last_used` and counts +1 use. A well-spaced use also stretc
 half-life, as SM-2 stretches a card's interval: `stability *= 1 + weight * (ease - 1) * spacing`,
 where `spacing = min(1, gap / effective half-life)`. A use right when the memory would have
 halved counts fully (x2.5 at SM-2's ease for an observe), a use an hour after the last one
-hardly at all; uses within `burst_minutes` of the last one count once (nothing changes). A
+hardly at all; recalls and repeats within `burst_minutes` of the last use count once. A
 recall weighs `recall_weight` (0.5): the memory was put in front of the agent, which is less
 than an agent saying it used it.
 """
@@ -31,13 +31,15 @@ def in_burst(memory: Memory, now: datetime, settings: Settings) -> bool:
 
 
 def spaced_use(
-    memory: Memory, now: datetime, settings: Settings, weight: float = 1.0
+    memory: Memory, now: datetime, settings: Settings, weight: float = 1.0, *, implicit: bool
 ) -> dict[str, Any]:
     """One use of `weight` now: +1 use, `last_used` now, stability stretched by the spacing.
 
-    Empty inside a burst (a use within minutes of the last one counts once). Never lowers the
-    score: the use count and stability only grow and `last_used` only moves forward."""
-    if in_burst(memory, now, settings):
+    An implicit use (a recall, a repeat) inside a burst is empty: within minutes of the last use
+    it counts once. An explicit one (touch, observe) always counts +1 use; its spacing is ~0
+    then, so it stretches nothing. Never lowers the score: the use count and stability only
+    grow and `last_used` only moves forward."""
+    if implicit and in_burst(memory, now, settings):
         return {}
     table = half_lives(settings)
     life = table.get(memory.kind, table[NOTE]) * max(memory.stability, 1.0)
@@ -75,7 +77,7 @@ def recalled(memory: Memory, now: datetime, settings: Settings) -> dict[str, Any
     it, so only an observe or touch (an agent saying it used the memory) can make it exempt."""
     if not settings.reinforcement:
         return {}
-    changes = spaced_use(memory, now, settings, settings.recall_weight)
+    changes = spaced_use(memory, now, settings, settings.recall_weight, implicit=True)
     if "stability" in changes:
         capped = max(memory.stability, min(changes["stability"], settings.recall_stability_cap))
         if capped == memory.stability:
@@ -87,14 +89,14 @@ def recalled(memory: Memory, now: datetime, settings: Settings) -> dict[str, Any
 
 def repeated(memory: Memory, now: datetime, settings: Settings) -> dict[str, Any]:
     """A memory saved again (an exact or near duplicate): a full use, and one more repeat."""
-    changes = spaced_use(memory, now, settings) if settings.reinforcement else {}
+    changes = spaced_use(memory, now, settings, implicit=True) if settings.reinforcement else {}
     return {**changes, "repeat_count": memory.repeat_count + 1}
 
 
 def touched(memory: Memory, now: datetime, settings: Settings, *, boost: bool) -> dict[str, Any]:
     """+1 use now (spaced, see the module's note); with `boost`, +touch_boost strength (capped
     at 2)."""
-    changes = spaced_use(memory, now, settings)
+    changes = spaced_use(memory, now, settings, implicit=False)
     if boost:
         changes["strength"] = min(MAX_STRENGTH, memory.strength + settings.touch_boost)
     return changes
@@ -108,9 +110,7 @@ def observed(
     A use is cross-domain when the context's tags overlap the memory's by less than the
     `cross_domain_jaccard` threshold: knowledge that proves useful elsewhere is worth more.
     """
-    changes = spaced_use(memory, now, settings)
-    if not changes:
-        return changes  # a burst: counted once already
+    changes = spaced_use(memory, now, settings, implicit=False)
     changes["review_count"] = memory.review_count + 1
     changes["last_review"] = now
     tags = set(memory.tags)

@@ -149,6 +149,9 @@ def eval_lifetime(
     persona: list[Path] = typer.Option(
         [], help="Persona files (default: bench/data/lifetime_persona_*.json)."
     ),
+    requests: list[Path] = typer.Option(
+        [], help="Request sets (default: bench/data/lifetime_requests_*.json)."
+    ),
     reinforcement: bool = typer.Option(
         True, help="Recalls reinforce what they inject (--no-reinforcement to compare)."
     ),
@@ -159,12 +162,20 @@ def eval_lifetime(
     lifetime = lab("lifetime")
 
     paths = list(persona) or sorted(lifetime.DATA.glob("lifetime_persona_*.json"))
+    request_paths = list(requests) or sorted(lifetime.DATA.glob("lifetime_requests_*.json"))
     rows = lifetime.run(
         paths, reinforcement=reinforcement, embed_model=embed_model, say=err_console.print
     )
-    for row in rows:
+    checks = [lifetime.score_requests(path, embed_model) for path in request_paths]
+    for row in [*rows, *checks]:
         row["missed"] = "; ".join(row["missed"])
-    emit(rows, as_json, lambda r: rows_table(r, "mnemex eval lifetime"))
+
+    def render(report: dict[str, list[dict[str, Any]]]) -> None:
+        rows_table(report["personas"], "mnemex eval lifetime")
+        if report["requests"]:
+            rows_table(report["requests"], "explicit save requests")
+
+    emit({"personas": rows, "requests": checks}, as_json, render)
 
 
 def _models(embed_model: str) -> list[str]:
