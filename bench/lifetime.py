@@ -24,7 +24,7 @@ import json
 import tempfile
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from datetime import datetime, time, timedelta, timezone
+from datetime import UTC, datetime, time, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -68,9 +68,9 @@ class Replay:
     hits_seen: list[list[str]] = field(default_factory=list)  # store ids, this month's prompts
 
     def at(self, day: int, hour: int, minute: int = 0) -> None:
-        start = datetime.fromisoformat(self.persona["start"]).replace(tzinfo=timezone.utc)
+        start = datetime.fromisoformat(self.persona["start"]).replace(tzinfo=UTC)
         self.clock.now = datetime.combine(
-            (start + timedelta(days=day)).date(), time(hour, minute), tzinfo=timezone.utc
+            (start + timedelta(days=day)).date(), time(hour, minute), tzinfo=UTC
         )
 
     def root(self, store_id: str) -> str:
@@ -93,7 +93,9 @@ def _save(replay: Replay, memory: dict[str, Any], minute: int) -> None:
         replay.replaced_by[memory["replaces"]] = memory["id"]
 
 
-def _prompt(replay: Replay, backend: LocalBackend, cache: RecallCache, prompt: dict[str, Any], n: int) -> None:
+def _prompt(
+    replay: Replay, backend: LocalBackend, cache: RecallCache, prompt: dict[str, Any], n: int
+) -> None:
     replay.at(prompt["day"], 10 + n % 12, (7 * n) % 60)
     on_prompt({"prompt": prompt["text"]}, backend, cache)
     hits = replay.store.search(prompt["text"], k=K)
@@ -145,20 +147,22 @@ def _checkpoint(replay: Replay, month: int, day: int) -> dict[str, Any]:
                 current_found += target in ids
     by_store = {v: k for k, v in replay.saved.items()}
     stale = total = 0
-    for ids in replay.hits_seen:
-        for store_id in ids:
+    for seen in replay.hits_seen:
+        for store_id in seen:
             total += 1
-            data_id = by_store.get(store_id)
-            if data_id is None:
+            hit_of = by_store.get(store_id)
+            if hit_of is None:
                 continue
-            memory = classes[data_id]
-            if memory["class"] in {"one_off", "chatter"} and day - memory["day"] > STALE_DAYS:
+            shown = classes[hit_of]
+            if shown["class"] in {"one_off", "chatter"} and day - shown["day"] > STALE_DAYS:
                 stale += 1
     replay.hits_seen.clear()
     counts = store.stats().get("memories", {})
-    live = sum(v for k, v in counts.items() if k in {"active", "promoted"}) if isinstance(
-        counts, dict
-    ) else 0
+    live = (
+        sum(v for k, v in counts.items() if k in {"active", "promoted"})
+        if isinstance(counts, dict)
+        else 0
+    )
     return {
         "month": month,
         "must_keep@5": round(found / max(asked, 1), 4),
@@ -178,7 +182,7 @@ def replay(
     say: Callable[[str], None] = lambda _: None,
 ) -> list[dict[str, Any]]:
     """Replay one persona for a year; the report rows at months 1, 3, 6 and 12."""
-    clock = Clock(datetime.now(timezone.utc))
+    clock = Clock(datetime.now(UTC))
     store = mnemex.open(":memory:", settings=settings, clock=clock)
     run = Replay(persona, store, clock)
     backend = LocalBackend(store)

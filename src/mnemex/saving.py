@@ -19,10 +19,10 @@ from mnemex import limits
 from mnemex.analysis import enrich
 from mnemex.clock import parse_time, to_micros
 from mnemex.config import Settings
-from mnemex.embed import from_bytes
-from mnemex.engine import Engine, require
 from mnemex.decay import reinforce
 from mnemex.decay.kinds import KINDS, NOTE
+from mnemex.embed import from_bytes
+from mnemex.engine import Engine, require
 from mnemex.errors import InvalidInputError
 from mnemex.ledger import save as ledger
 from mnemex.ledger.extract import Extraction
@@ -288,9 +288,7 @@ def write_draft(
     return result
 
 
-def _repeated(
-    tx: Tx, draft: Draft, exact: Sequence[str], settings: Settings
-) -> Memory | None:
+def _repeated(tx: Tx, draft: Draft, exact: Sequence[str], settings: Settings) -> Memory | None:
     """The live memory a draft repeats: an exact duplicate, or a near one at or above the
     dedup checker's merge threshold; the one it itself repeats, if it is a duplicate too."""
     near = draft.enrichment.get("near_duplicate") or {}

@@ -5,7 +5,8 @@ from __future__ import annotations
 from datetime import timedelta
 
 import pytest
-from hypothesis import given, settings as hsettings
+from hypothesis import given
+from hypothesis import settings as hsettings
 from hypothesis import strategies as st
 
 import mnemex
@@ -69,7 +70,9 @@ def test_gc_spares_requests_pins_and_current_values_and_logs_each_archive(
 ) -> None:
     request = mem_store.save("Remember that the on-call rotation swaps on Fridays")
     pinned = mem_store.save("the plumber is coming at 3 today")
-    keyed = mem_store.save("Dana's editor is Helix", subject="Dana", relation="editor", value="Helix")
+    keyed = mem_store.save(
+        "Dana's editor is Helix", subject="Dana", relation="editor", value="Helix"
+    )
     trivia = mem_store.save("the coffee machine on floor 3 is broken again")
     for memory in (request, keyed, trivia):
         assert memory.memory.kind != "chatter"

@@ -34,7 +34,9 @@ MARGIN = 0.02  # above the highest out-of-fold look-alike
 
 
 def _intent_fit() -> Any:
-    spec = importlib.util.spec_from_file_location("intent_train", HERE.parent / "intent" / "train.py")
+    spec = importlib.util.spec_from_file_location(
+        "intent_train", HERE.parent / "intent" / "train.py"
+    )
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
@@ -85,7 +87,9 @@ def main() -> None:
     assert embedder is not None
     kind_texts: list[str] = []
     kind_y: list[int] = []
-    for label, name in zip(LASTING_LABELS, ("lasting.txt", "one_off.txt", "chatter.txt"), strict=True):
+    for label, name in zip(
+        LASTING_LABELS, ("lasting.txt", "one_off.txt", "chatter.txt"), strict=True
+    ):
         found = lines(name)
         kind_texts += found
         kind_y += [LASTING_LABELS.index(label)] * len(found)

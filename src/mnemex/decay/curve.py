@@ -4,8 +4,9 @@ score = (use_count + 1) ** beta * f(days since last use * time scale) * strength
 
 `f` is the configured forgetting curve, set by `half_life_days`; a memory's time scale is
 `half_life_days / (its kind's half-life * its stability)` (decay/kinds.py), which stretches the
-curve to that memory's own half-life for every curve alike (1 for a plain note). `f` and the same `Decay` object is used by search, gc, promote,
-review and stats, so a configured curve is never silently replaced by another.
+curve to that memory's own half-life for every curve alike (1 for a plain note). The same
+`Decay` object is used by search, gc, promote, review and stats, so a configured curve is never
+silently replaced by another.
 """
 
 from __future__ import annotations

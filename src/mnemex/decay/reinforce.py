@@ -45,7 +45,9 @@ def spaced_use(
     life = table.get(memory.kind, table[NOTE]) * max(memory.stability, 1.0)
     gap_days = max((now - memory.last_used).total_seconds(), 0.0) / 86_400.0
     spacing = min(1.0, gap_days / life)
-    stability = max(memory.stability, 1.0) * (1.0 + weight * (settings.stability_ease - 1.0) * spacing)
+    stability = max(memory.stability, 1.0) * (
+        1.0 + weight * (settings.stability_ease - 1.0) * spacing
+    )
     changes: dict[str, Any] = {"use_count": memory.use_count + 1}
     if now > memory.last_used:
         changes["last_used"] = now
@@ -64,9 +66,11 @@ def about_prompt(hit: SearchHit, settings: Settings) -> bool:
     vector = hit.channels.get("vector")
     if vector is not None:
         return vector.score >= settings.recall_cosine
-    return "bm25" in hit.channels and not any(
-        name in hit.channels for name in ("vector", "context")
-    ) and settings.embed_model == "none"
+    return (
+        "bm25" in hit.channels
+        and not any(name in hit.channels for name in ("vector", "context"))
+        and settings.embed_model == "none"
+    )
 
 
 def recalled(memory: Memory, now: datetime, settings: Settings) -> dict[str, Any]:

@@ -73,8 +73,10 @@ def collect(
     affected = 0
     if not dry_run:
         for item in candidates:
-            done = tx.delete_memory(item.id) if hard else tx.update_memory(
-                item.id, {"status": "archived"}
+            done = (
+                tx.delete_memory(item.id)
+                if hard
+                else tx.update_memory(item.id, {"status": "archived"})
             )
             if done:
                 affected += 1
