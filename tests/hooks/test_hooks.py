@@ -218,8 +218,6 @@ def test_the_hook_command_prints_claude_code_output(tmp_path: Path) -> None:
 def test_stop_hook_observes_the_memories_the_reply_cites(mem_store: MemoryStore) -> None:
     used = mem_store.save("The billing service uses PostgreSQL 16")
     reply = f"Billing runs on PostgreSQL 16 (id: {used.id}); also mem_{'0' * 26} is unknown."
-    on_stop(
-        {"last_assistant_message": reply, "stop_hook_active": False}, LocalBackend(mem_store)
-    )
+    on_stop({"last_assistant_message": reply, "stop_hook_active": False}, LocalBackend(mem_store))
     memory = mem_store.get(used.id)
     assert (memory.use_count, memory.review_count) == (1, 1)
