@@ -35,6 +35,7 @@ EXEMPT: dict[str, dict[str, str]] = {
     "export": {"mcp": "a whole store does not fit in an agent's context"},
     "import_lines": {"mcp": "bulk restore is an administrator's job (CLI, REST)"},
     "reindex": {"mcp": "minutes of embedding after a model change: an administrator's job"},
+    "ingest": dict.fromkeys(("rest", "mcp"), "reads the server's own disk"),
 }
 
 

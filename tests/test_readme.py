@@ -57,6 +57,7 @@ NOT_RUN = {
     "bench": "benchmarks run for minutes",
     "eval": "evaluations run for minutes",
     "hook": "reads an agent's event from standard input",
+    "ingest": "reads folders of the reader's own machine (tests/ingest runs it on a made-up one)",
 }
 PLACEHOLDERS = {
     "<id>": r"mem_[0-9a-z]{26}",

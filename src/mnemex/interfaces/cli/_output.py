@@ -127,5 +127,8 @@ def show_record(value: Any, as_json: bool, fields: Sequence[str]) -> None:
                 item = f"{item:.3f}"
             if item not in (None, "", {}):
                 say(f"{name}: {item}")
+        cited = Citation.of(record) if isinstance(record, Memory) else None
+        if cited is not None:
+            say("cited as: " + " ".join(filter(None, [shown_path(cited.ref), cited.heading])))
 
     emit(value, as_json, render)
