@@ -165,7 +165,11 @@ class Analyzer:
             errors,
             "note",
             lambda: lifetime.kind_of(
-                text, intent=result.intent, save_request=p.save_request, vector=found.vector
+                text,
+                intent=result.intent,
+                save_request=p.save_request,
+                vector=found.vector,
+                confidence=result.confidence,
             ),
         )
         if s.analysis_relations:

@@ -28,6 +28,7 @@ Matrix = npt.NDArray[np.float32]
 # than keeping a bit of trivia a few months longer (on the dev persona: 54 of 61 must-keep
 # memories and 11 of 119 one-offs reach it; at the argmax, 50 and 6).
 LASTING_FLOOR = 0.3
+UPDATE_CONFIDENCE = 0.6  # as analysis_save_threshold
 CHATTER_WORDS = 6  # chatter is short: a longer message is at worst a plain note
 CHATTER_FLOOR = 0.8  # and surely chatter ("ok thanks" 1.0, "garden notes: prune the roses" 0.61)
 _KIND_OF_INTENT = {"SAVE_PREFERENCE": kinds.PREFERENCE, "SAVE_DECISION": kinds.DECISION}
@@ -108,6 +109,7 @@ def kind_of(
     intent: str | None,
     save_request: bool,
     vector: Matrix | None = None,
+    confidence: float | None = None,
 ) -> str:
     """The kind a saved message gets: an explicit request, else lasting (a preference or a
     decision by its intent, else a fact), chatter, or a plain note (one-off or unsure)."""
@@ -116,6 +118,10 @@ def kind_of(
     probs = lasting(text, vector)
     if probs["lasting"] >= LASTING_FLOOR:
         return _KIND_OF_INTENT.get(intent or "", kinds.FACT)
+    if intent == "UPDATE_INFO" and (confidence or 0.0) >= UPDATE_CONFIDENCE:
+        # A value that changed was lasting enough to change: the new value is what a later
+        # question asks for (on the dev persona: 11 changing or must-keep memories, 10 one-offs).
+        return kinds.FACT
     short = len(text.split()) <= CHATTER_WORDS
     if short and probs["chatter"] >= CHATTER_FLOOR:
         return kinds.CHATTER
