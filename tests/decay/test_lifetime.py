@@ -187,3 +187,27 @@ def test_a_protected_memory_is_never_archived(
         clock.advance(days=days)
         store.gc(dry_run=False)
         assert all(store.get(memory_id).status == "active" for memory_id in protected)
+
+
+@pytest.mark.parametrize(
+    ("text", "kind"),
+    [
+        ("Please remember my mum's birthday is 14 March.", "request"),
+        ("Log that we decided to move the retro to Thursdays.", "request"),
+        ("My son is allergic to sesame.", "fact"),
+        ("ok thanks", "chatter"),
+        ("The coffee machine on floor 2 is broken again today.", "note"),
+    ],
+)
+def test_a_saved_memory_gets_its_kind(mem_store: MemoryStore, text: str, kind: str) -> None:
+    assert mem_store.save(text).memory.kind == kind
+
+
+def test_look_alikes_are_not_requests(mem_store: MemoryStore) -> None:
+    for text in (
+        "I forgot to record the meeting yesterday.",
+        "Remember when we went to Rome?",
+        "Don't forget your umbrella is what my mum always says.",
+        "We'll log the decision in Confluence.",
+    ):
+        assert not mem_store.analyze(text).save_request, text
