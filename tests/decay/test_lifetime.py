@@ -211,3 +211,19 @@ def test_look_alikes_are_not_requests(mem_store: MemoryStore) -> None:
         "We'll log the decision in Confluence.",
     ):
         assert not mem_store.analyze(text).save_request, text
+
+
+def test_spaced_uses_make_a_memory_last_and_promote_it(
+    mem_store: MemoryStore, clock: FakeClock
+) -> None:
+    saved = mem_store.save("Juno's school is St Mary's on Park Lane")
+    mem_store.update(saved.id, kind="note")
+    for gap in (3, 7, 18):  # each use about when the memory would have halved
+        clock.advance(days=gap)
+        mem_store.observe([saved.id])
+    memory = mem_store.get(saved.id)
+    assert memory.stability >= mem_store.settings.reinforced_stability
+    clock.advance(days=5000)  # far below the threshold by now, but reinforced
+    report = mem_store.gc()
+    assert saved.id not in [c.id for c in report.candidates] and report.spared == {"reinforced": 1}
+    assert [c.id for c in mem_store.promote(auto=True).candidates] == [saved.id]
