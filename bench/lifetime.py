@@ -11,7 +11,7 @@ At months 1, 3, 6 and 12 (days 30, 91, 182, 364) it reports:
   of `search` (a duplicate folded into another memory counts as that memory);
 - current recall@5: a question about a changing value finds its latest statement;
 - must-keep archived: must-keep memories gc archived (the target is none);
-- one-off archived: share of one-off trivia saved 30+ days before that gc archived;
+- one-off archived: share of the one-off trivia saved 30+ days before that is archived;
 - stale trivia in results: share of the top-5 hits, over the past month's prompts, that are
   one-off trivia or chatter saved more than 7 days earlier;
 - store size: live memories.
@@ -63,8 +63,6 @@ class Replay:
     saved: dict[str, str] = field(default_factory=dict)  # data id -> store id
     saved_day: dict[str, int] = field(default_factory=dict)
     replaced_by: dict[str, str] = field(default_factory=dict)  # data id -> the newer data id
-    archived_one_off: int = 0
-    eligible_one_off: int = 0
     hits_seen: list[list[str]] = field(default_factory=list)  # store ids, this month's prompts
 
     def at(self, day: int, hour: int, minute: int = 0) -> None:
@@ -104,14 +102,19 @@ def _prompt(
 
 def _gc(replay: Replay, day: int) -> None:
     replay.at(day, 23, 30)
+    replay.store.gc(dry_run=False)
+
+
+def _one_offs_archived(replay: Replay, day: int) -> float:
+    """The share of one-off trivia saved at least ONE_OFF_AGE days ago that is archived now."""
     classes = {m["id"]: m["class"] for m in replay.persona["memories"]}
-    report = replay.store.gc(dry_run=False)
-    archived = {item.id for item in report.candidates}
-    for data_id, store_id in replay.saved.items():
-        if classes[data_id] == "one_off" and day - replay.saved_day[data_id] >= ONE_OFF_AGE:
-            replay.eligible_one_off += 1
-            if store_id in archived or replay.store.get(store_id).status == "archived":
-                replay.archived_one_off += 1
+    old = [
+        store_id
+        for data_id, store_id in replay.saved.items()
+        if classes[data_id] == "one_off" and day - replay.saved_day[data_id] >= ONE_OFF_AGE
+    ]
+    archived = sum(replay.store.get(store_id).status == "archived" for store_id in old)
+    return archived / max(len(old), 1)
 
 
 def _current(replay: Replay, data_id: str) -> str:
@@ -169,7 +172,7 @@ def _checkpoint(replay: Replay, month: int, day: int) -> dict[str, Any]:
         "must_keep_asked": asked,
         "must_keep_archived": archived,
         "current@5": round(current_found / max(current_asked, 1), 4),
-        "one_off_archived": round(replay.archived_one_off / max(replay.eligible_one_off, 1), 4),
+        "one_off_archived": round(_one_offs_archived(replay, day), 4),
         "stale_trivia_in_results": round(stale / max(total, 1), 4),
         "store_size": live,
         "missed": missed[:5],
