@@ -30,7 +30,7 @@ from mnemex.ledger import search as ledger
 from mnemex.models import ChannelScore, SearchHit
 from mnemex.retrieval import episode, fuse, temporal_cues, usage
 from mnemex.retrieval.ppr import MemoryGraph, Neighbourhood, ppr
-from mnemex.store.base import MemoryFilter, Tx
+from mnemex.store.base import MemoryFilter, Temporal, Tx
 from mnemex.text import query_terms, words
 
 
@@ -441,6 +441,7 @@ def run_search(
     temporal = tx.temporal_of(ids)
     # The shared graph may know memories newer than this transaction's snapshot: skip those.
     ids = [memory_id for memory_id in ids if memory_id in temporal]
+    ids = fold_duplicates(tx, graph, flt, ids, scores, temporal)
     if not ids:
         return []
     final, decay_scores = _blend(engine, ids, scores, temporal, now)
@@ -521,18 +522,55 @@ def _resolved(
     return [position, *rest][: len(order)]
 
 
+def fold_duplicates(
+    tx: Tx,
+    graph: MemoryGraph | None,
+    flt: MemoryFilter,
+    ids: list[str],
+    scores: dict[str, float],
+    temporal: dict[str, Temporal],
+) -> list[str]:
+    """A duplicate gives way to the memory it repeats (which takes the better relevance): one
+    hit, whose `repeat_count` says how often it was said. A duplicate whose original is no
+    longer live, or fails the filter, stays itself."""
+    roots = {m: t.duplicate_of for m, t in temporal.items() if t.duplicate_of and m in scores}
+    if not roots:
+        return ids
+    unknown = [r for r in set(roots.values()) if r not in temporal]
+    if unknown:
+        temporal.update(tx.temporal_of(unknown))
+    allowed = passing(tx, graph, [r for r in set(roots.values()) if r in temporal], flt)
+    folded: list[str] = []
+    for memory_id in ids:
+        root = roots.get(memory_id, memory_id)
+        if root != memory_id and root not in allowed:
+            root = memory_id
+        if root != memory_id:
+            scores[root] = max(scores.get(root, 0.0), scores[memory_id])
+        if root not in folded:
+            folded.append(root)
+    return folded
+
+
 def _blend(
     engine: Engine,
     ids: list[str],
     scores: dict[str, float],
-    temporal: dict[str, tuple[int, int, float]],
+    temporal: dict[str, Temporal],
     now: datetime,
 ) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.float64]]:
     """Relevance (scaled to the best) blended with the squashed temporal score; and the latter."""
     relevance = np.array([scores[i] for i in ids], dtype=np.float64)
     relevance = relevance / max(float(relevance.max()), 1e-12)
-    uses, last_used, strengths = zip(*(temporal[i] for i in ids), strict=True)
-    decay_scores = engine.decay.scores_at(uses, last_used, strengths, to_micros(now))
+    rows = [temporal[i] for i in ids]
+    decay_scores = engine.decay.scores_at(
+        [r.use_count for r in rows],
+        [r.last_used for r in rows],
+        [r.strength for r in rows],
+        to_micros(now),
+        [r.kind for r in rows],
+        [r.stability for r in rows],
+    )
     squashed = decay_scores / (1.0 + decay_scores)  # bounded in [0, 1) to blend with relevance
     weight = engine.settings.temporal_weight
     return (1.0 - weight) * relevance + weight * squashed, decay_scores

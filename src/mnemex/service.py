@@ -343,16 +343,25 @@ class MemoryStore(Browsing):
         """Memories for a prompt, and a `<recalled-memory>` block ready to inject into a context.
 
         What is injected costs the agent context, so hits scoring below `recall_floor` times the
-        best hit's score (context pulled in by the episode or graph priors) are left out.
+        best hit's score (context pulled in by the episode or graph priors) are left out. What is
+        injected and close in meaning to the prompt counts as a light use (`recall_weight`,
+        decay/reinforce.py; off with `reinforcement=False`).
         """
-        hits = worth_injecting(
-            self.search(prompt, k=k, context=context), self.settings.recall_floor
-        )
+        settings = self.settings
+        found = self.search(prompt, k=k, context=context, explain=settings.reinforcement)
+        hits = worth_injecting(found, settings.recall_floor)
         if hits:
+            now = self.now()
+            now_us = to_micros(now)
+            ids = [hit.memory.id for hit in hits]
+            about = {hit.memory.id for hit in hits if reinforce.about_prompt(hit, settings)}
             with self._write() as tx:
-                now_us = to_micros(self.now())
-                tx.record_usage([hit.memory.id for hit in hits], used=False, at=now_us)
-                tx.log_event("recall", now_us, None, {"ids": [hit.memory.id for hit in hits]})
+                for memory in tx.get_memories(list(about)).values():
+                    changes = reinforce.recalled(memory, now, settings)
+                    if changes:  # what is injected is a (light) use: decay/reinforce.py
+                        tx.update_memory(memory.id, changes)
+                tx.record_usage(ids, used=False, at=now_us)
+                tx.log_event("recall", now_us, None, {"ids": ids})
         return Recall(hits=hits, block=recall_block(hits))
 
     def upsert_entities(
@@ -453,7 +462,10 @@ class MemoryStore(Browsing):
     # -- lifecycle ----------------------------------------------------------------------------
 
     def gc(self, *, dry_run: bool = True, hard: bool = False) -> GcReport:
-        """Archive memories below the forget threshold (`hard` deletes them); dry run by default."""
+        """Archive memories below the forget threshold (`hard` deletes them); dry run by default.
+
+        Explicit requests, pinned memories, current ledger values and reinforced memories are
+        spared (lifecycle/gc.py); each archive is logged with the score it had."""
         now_us = to_micros(self.now())
         with self._write() as tx:
             report = gc_mod.collect(
@@ -464,6 +476,7 @@ class MemoryStore(Browsing):
                 dry_run=dry_run,
                 hard=hard,
                 near=self.settings.danger_zone_high,
+                reinforced_stability=self.settings.reinforced_stability,
             )
             if not dry_run:
                 tx.log_event("gc", now_us, None, {"affected": report.affected, "hard": hard})
