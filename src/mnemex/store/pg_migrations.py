@@ -507,6 +507,35 @@ CREATE TABLE source_files (
     _guard(conn, "source_files")
 
 
+def _m011_memory_lifetime(conn: Connection) -> None:
+    """What a memory is (`kind`), how far spaced uses stretched its half-life (`stability`), a
+    real pin (the old `pinned` tag carried over) and duplicates folded into the memory they
+    repeat (`duplicate_of`, `repeat_count` on the original), as on SQLite. `pinned` stays an
+    integer 0/1, as SQLite stores it, so both backends export the same rows. The temporal
+    index carries the new columns search reads of its candidates."""
+    _run(
+        conn,
+        """
+ALTER TABLE memories ADD COLUMN kind TEXT COLLATE "C" NOT NULL DEFAULT 'note'
+--;
+ALTER TABLE memories ADD COLUMN stability DOUBLE PRECISION NOT NULL DEFAULT 1.0
+--;
+ALTER TABLE memories ADD COLUMN pinned INTEGER NOT NULL DEFAULT 0 CHECK (pinned IN (0, 1))
+--;
+ALTER TABLE memories ADD COLUMN duplicate_of TEXT COLLATE "C"
+--;
+ALTER TABLE memories ADD COLUMN repeat_count BIGINT NOT NULL DEFAULT 0
+--;
+DROP INDEX memories_temporal
+--;
+CREATE INDEX memories_temporal ON memories (tenant, id)
+    INCLUDE (use_count, last_used, strength, kind, stability, duplicate_of)
+""",
+    )
+    with _every_tenant(conn, "memories"):
+        conn.execute("UPDATE memories SET pinned = 1 WHERE tags::jsonb ? 'pinned'")
+
+
 MIGRATIONS: list[tuple[int, str, Callable[[Connection], None]]] = [
     (1, "core", _m001_core),
     (2, "tokens", _m002_tokens),
@@ -517,6 +546,7 @@ MIGRATIONS: list[tuple[int, str, Callable[[Connection], None]]] = [
     (7, "phrase vectors", _m007_phrase_vectors),
     (8, "fact value counts", _m008_fact_value_counts),
     (9, "source files", _m009_source_files),
+    (11, "memory lifetime", _m011_memory_lifetime),
 ]
 
 
