@@ -402,10 +402,14 @@ def run_search(
     """Channels fused by weighted RRF, priors and context added, blended with temporal scores."""
     settings = engine.settings
     # A question about an earlier value needs the statements the ledger has superseded.
+    asked_period = (
+        temporal_cues.named_period(request.text, now)
+        or temporal_cues.loose_period(request.text, now)
+        if settings.ledger_resolve
+        else None
+    )
     earlier = settings.ledger_resolve and (
-        resolve.mode_of(request.text, None) is resolve.Mode.PAST
-        or temporal_cues.loose_period(request.text, now) is not None
-        or temporal_cues.named_period(request.text, now) is not None
+        asked_period is not None or resolve.mode_of(request.text, None) is resolve.Mode.PAST
     )
     flt = memory_filter(tx, request, history=earlier)
     if flt is None:
@@ -449,7 +453,7 @@ def run_search(
     if settings.mmr_trade_off < 1.0:
         order = _diversify(tx, ids, ranking, final, request.k, settings.mmr_trade_off)
     if settings.ledger_resolve and pending is not None and (earlier or not adjusted.answered):
-        order = _resolved(engine, tx, request, ids, ranking, order, pending, now)
+        order = _resolved(engine, tx, request, ids, ranking, order, pending, asked_period)
     records = tx.get_memories([ids[i] for i in order])
     channels["ledger"] = sorted(adjusted.answered.items(), key=lambda item: -item[1])
     explained = _explain(channels, signals, ids, decay_scores) if request.explain else {}
@@ -475,9 +479,10 @@ def _resolved(
     ranking: npt.NDArray[np.intp],
     order: list[int],
     pending: Future[Vectors],
-    now: datetime,
+    period: temporal_cues.Period | None,
 ) -> list[int]:
-    """The order with the memory that answers the asked attribute at the asked time first."""
+    """The order with the memory that answers the asked attribute at the asked time first
+    (`period`: the one the question names, if any)."""
     pool = [ids[int(i)] for i in ranking[: resolve.POOL]]
     memories = tx.get_memories(pool)
     members = resolve.about_subject(
@@ -501,9 +506,6 @@ def _resolved(
     members = [
         replace(m, vector=from_bytes(vectors[m.id], dim)) for m in members if m.id in vectors
     ]
-    period = temporal_cues.named_period(request.text, now) or temporal_cues.loose_period(
-        request.text, now
-    )
     end = to_micros(request.as_of) if request.as_of is not None else None
     if period is not None:
         end = period[1] if end is None else min(end, period[1])
