@@ -90,7 +90,7 @@ REST_CASES: list[tuple[str, str, dict[str, Any], int]] = [
     ("GET", "/v1/entities", {}, 200),
     ("POST", "/v1/entities", {"json": {"entities": [{"name": "AlphaCorp"}]}}, 200),
     ("GET", "/v1/decay/status", {}, 200),
-    ("POST", "/v1/decay/run", {"json": {"dry_run": False, "hard": True}}, 200),
+    ("POST", "/v1/decay/run", {"json": {"dry_run": False, "hard": True, "confirm": True}}, 200),
     ("GET", "/v1/stats", {}, 200),
     ("GET", "/v1/export", {}, 200),
     ("GET", "/v1/graph", {}, 200),  # the whole graph: beta's own entities only
@@ -165,7 +165,7 @@ TOOL_CASES: dict[str, tuple[dict[str, Any], bool]] = {
     "timeline": ({"subject": "AlphaCorp"}, False),
     "review_queue": ({}, False),
     "resolve_review": ({"review_id": "{review}", "decision": "approve"}, True),
-    "gc": ({"dry_run": False, "hard": True}, False),
+    "gc": ({"dry_run": False, "hard": True, "confirm": True}, False),
     "promote_memory": ({"memory_id": "{memory}", "dry_run": False}, True),
     "cluster_memories": ({"threshold": 0.1}, False),
     "consolidate_memories": ({"cluster_id": "clu_none", "dry_run": False}, True),

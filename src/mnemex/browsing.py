@@ -221,14 +221,17 @@ class Browsing:
         )
 
     def pin(self, memory_id: str, *, pinned: bool = True) -> Memory:
-        """Pin a memory (the tag `pinned`: gc never archives it) or, `pinned=False`, unpin it."""
+        """Pin a memory (gc never archives it) or, `pinned=False`, unpin it.
+
+        The `pinned` column is what gc reads; the tag `pinned` mirrors it so lists and the
+        console can filter on it."""
         now = self.now()
         with self._write() as tx:
             memory = require(tx, memory_id)
             tags = [t for t in memory.tags if t != PIN_TAG] + ([PIN_TAG] if pinned else [])
-            if tags != memory.tags:
+            if tags != memory.tags or memory.pinned != pinned:
                 changes = saving.checked_changes({"tags": tags}, self.settings)
-                tx.update_memory(memory_id, {**changes, "updated_at": now})
+                tx.update_memory(memory_id, {**changes, "pinned": pinned, "updated_at": now})
                 tx.log_event("pin" if pinned else "unpin", to_micros(now), memory_id, {})
             memory = require(tx, memory_id)
         return self.engine.scored(memory, to_micros(now))

@@ -45,6 +45,22 @@ class Settings:
     danger_zone_low: float = 0.15
     danger_zone_high: float = 0.35
     review_blend: float = 0.0  # share of search slots given to danger-zone memories (0 = off)
+    # Half-life by kind (decay/kinds.py); a plain note keeps `half_life_days`.
+    request_half_life_days: float = 365.0  # "remember that ...": protected from gc besides
+    decision_half_life_days: float = 120.0
+    preference_half_life_days: float = 120.0
+    fact_half_life_days: float = 90.0  # lasting facts about people, health, family, work
+    chatter_half_life_days: float = 1.0  # "lol", "ok thanks": gone within weeks
+
+    # Reinforcement (decay/reinforce.py).
+    reinforcement: bool = True  # off: recall injects without counting a use (for comparison)
+    recall_weight: float = 0.5  # a recalled (injected) memory counts half an observe or touch
+    burst_minutes: float = 10.0  # uses this close to the last one count once
+    stability_ease: float = 2.5  # SM-2's default ease: a full, well-spaced use x2.5 half-life
+    stability_cap: float = 100.0  # the furthest spaced uses stretch a half-life
+    reinforced_stability: float = 6.0  # from this stability gc leaves a memory alone
+    recall_stability_cap: float = 4.0  # recalls alone stretch a half-life at most this far
+    recall_cosine: float = 0.45  # an injected memory counts as used only this close to the prompt
 
     # Lifecycle.
     forget_threshold: float = 0.05
@@ -80,6 +96,7 @@ class Settings:
     analysis_save_threshold: float = 0.6  # SHOULD_SAVE when a save intent is at least this likely
     analysis_recall_threshold: float = 0.6  # SHOULD_SEARCH when RECALL_INFO is at least this likely
     analysis_context_turns: int = 8  # messages kept per session id
+    analysis_learned_requests: bool = True  # the learned request check beside the rules
     analysis_batch_limit: int = 64  # save_many batches larger than this are not enriched
     dedup_merge: float = 0.9
     dedup_review: float = 0.85
@@ -231,11 +248,35 @@ _RANKING_WEIGHTS = (
 def _validated(settings: Settings) -> Settings:
     if settings.decay_curve not in get_args(DecayCurve):
         raise InvalidInputError("decay_curve", f"must be one of {', '.join(get_args(DecayCurve))}")
-    for name in ("half_life_days", "fast_half_life_days", "slow_half_life_days", "power_alpha"):
+    for name in (
+        "half_life_days",
+        "fast_half_life_days",
+        "slow_half_life_days",
+        "power_alpha",
+        "request_half_life_days",
+        "decision_half_life_days",
+        "preference_half_life_days",
+        "fact_half_life_days",
+        "chatter_half_life_days",
+    ):
         if getattr(settings, name) <= 0:
             raise InvalidInputError(name, "must be positive", limit=0)
     if not 0 <= settings.fast_weight <= 1:
         raise InvalidInputError("fast_weight", "must be within [0, 1]", limit=1)
+    if not 0 <= settings.recall_weight <= 1:
+        raise InvalidInputError("recall_weight", "must be within [0, 1]", limit=1)
+    if settings.burst_minutes < 0:
+        raise InvalidInputError("burst_minutes", "must not be negative", limit=0)
+    if settings.stability_ease < 1:
+        raise InvalidInputError("stability_ease", "must be at least 1", limit=1)
+    if not 1 <= settings.recall_stability_cap <= settings.stability_cap:
+        raise InvalidInputError(
+            "recall_stability_cap", "must be within [1, stability_cap]", limit=1
+        )
+    if not 1 <= settings.reinforced_stability <= settings.stability_cap:
+        raise InvalidInputError(
+            "reinforced_stability", "must be within [1, stability_cap]", limit=1
+        )
     if not 0 <= settings.recall_floor <= 1:
         raise InvalidInputError("recall_floor", "must be within [0, 1]", limit=1)
     if not 0 <= settings.temporal_weight <= 1:

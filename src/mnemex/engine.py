@@ -167,7 +167,14 @@ class Engine:
     def scored(self, memory: Memory, now_us: int) -> Memory:
         """The memory with its temporal score as of `now_us` (scores are never stored)."""
         last_used = to_micros(memory.last_used)
-        scores = self.decay.scores_at([memory.use_count], [last_used], [memory.strength], now_us)
+        scores = self.decay.scores_at(
+            [memory.use_count],
+            [last_used],
+            [memory.strength],
+            now_us,
+            [memory.kind],
+            [memory.stability],
+        )
         memory.score = float(scores[0])
         return memory
 

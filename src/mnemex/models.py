@@ -76,6 +76,11 @@ class Memory:
     superseded_by: str | None = None
     tenant: str = "default"
     score: float = 0.0
+    kind: str = "note"  # what it is (decay/kinds.py): sets its half-life
+    stability: float = 1.0  # how far spaced uses stretched its half-life (x 1 .. x cap)
+    pinned: bool = False  # gc never archives it
+    duplicate_of: str | None = None  # the memory it repeats (folded into it in search)
+    repeat_count: int = 0  # how many later saves repeated it
 
 
 @dataclass(slots=True)
@@ -269,6 +274,7 @@ class Analysis:
     reasoning: str = ""
     duplicate_score: float | None = None
     intent_model: str = "none"  # "embed" | "lexical" | "none": which classifier answered
+    kind: str = "note"  # what a memory of it would be (decay/kinds.py): sets its half-life
     errors: list[str] = field(default_factory=list)  # components that failed (and were skipped)
 
 
@@ -303,6 +309,9 @@ class GcReport:
     candidates: list[ScoredMemory]
     affected: int
     nearing: list[ScoredMemory] = field(default_factory=list)  # live, just above the threshold
+    # Below the threshold but kept, by why: request, pinned, ledger (states a current value),
+    # reinforced (spaced uses stretched its half-life past `reinforced_stability`).
+    spared: dict[str, int] = field(default_factory=dict)
 
 
 @dataclass(slots=True)

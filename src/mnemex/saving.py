@@ -19,13 +19,15 @@ from mnemex import limits
 from mnemex.analysis import canon, enrich
 from mnemex.clock import system_clock, to_micros
 from mnemex.config import Settings
+from mnemex.decay import reinforce
+from mnemex.decay.kinds import KINDS, NOTE
 from mnemex.embed import from_bytes
 from mnemex.engine import Engine, require
 from mnemex.errors import InvalidInputError
 from mnemex.ledger import assertion
 from mnemex.ledger import save as ledger
 from mnemex.ledger.extract import Extraction
-from mnemex.models import Fact, Memory, MemoryStatus, SaveResult, new_id
+from mnemex.models import LIVE_STATUSES, PIN_TAG, Fact, Memory, MemoryStatus, SaveResult, new_id
 from mnemex.store.base import Tx
 
 SAVE_FIELDS = frozenset(
@@ -45,7 +47,7 @@ SAVE_FIELDS = frozenset(
     }
 )
 UPDATE_FIELDS = frozenset(
-    {"content", "tags", "entities", "strength", "source", "context", "meta", "observed_at"}
+    {"content", "tags", "entities", "strength", "source", "context", "meta", "observed_at", "kind"}
 )
 _ENRICHABLE = frozenset({"tags", "entities", "strength"})
 MAX_SOURCE_CHARS = 500
@@ -71,6 +73,7 @@ class Draft:
     enrichment: dict[str, Any] = field(default_factory=dict)
     given: frozenset[str] = frozenset()  # optional fields the caller supplied
     statements: Extraction | None = None  # what the ledger reads of it (see read_statements)
+    kind: str = NOTE  # what it is (decay/kinds.py), from enrichment; sets its half-life
 
     @property
     def key(self) -> tuple[str, str, str] | None:
@@ -132,6 +135,7 @@ def checked_changes(
         changes["content_hash"] = limits.content_hash(changes["content"])
     if "tags" in fields:
         changes["tags"] = limits.check_tags(fields["tags"], settings)
+        changes["pinned"] = PIN_TAG in changes["tags"]  # the tag and the column agree
     if "entities" in fields:
         changes["entities"] = limits.check_entities(fields["entities"], settings)
     if "strength" in fields:
@@ -144,6 +148,10 @@ def checked_changes(
         )
     if "meta" in fields:
         changes["meta"] = limits.check_meta(fields["meta"], settings)
+    if "kind" in fields:
+        if fields["kind"] not in KINDS:
+            raise InvalidInputError("kind", f"must be one of {', '.join(KINDS)}")
+        changes["kind"] = fields["kind"]
     if "observed_at" in fields:
         observed = fields["observed_at"]
         changes["observed_at"] = (
@@ -295,6 +303,10 @@ def write_draft(
         if renamed:
             draft.enrichment["canonical"] = renamed
     memory = new_memory(tenant, draft, now)
+    repeated = _repeated(tx, draft, duplicates, settings)
+    if repeated is not None:  # folds into the memory it repeats, which counts a use
+        memory.duplicate_of = repeated.id
+        tx.update_memory(repeated.id, reinforce.repeated(repeated, now, settings))
     tx.insert_memory(memory)
     store_vector(engine, tx, memory.id, draft.content_hash, vector)
     link_entities(tx, memory.id, draft.entities, now_us)
@@ -302,9 +314,9 @@ def write_draft(
         enrich.apply(tx, memory.id, draft.enrichment, now, tenant, exact_duplicate=bool(duplicates))
     tx.log_event("save", now_us, memory.id, {"hash": draft.content_hash[:16]})
     result = SaveResult(id=memory.id, memory=engine.scored(memory, now_us))
-    if duplicates:
+    if repeated is not None:
         result.action = "duplicate"
-        result.duplicate_of = duplicates[0]
+        result.duplicate_of = repeated.id
     outcomes = ledger.apply(tx, plan, memory.id, observed, now, settings, engine.similarity())
     result.facts = [o.fact for o in outcomes if o.fact is not None]
     replaced = [f.memory_id for o in outcomes for f in o.superseded if f.memory_id]
@@ -316,6 +328,26 @@ def write_draft(
         filled = result.enrichment.get("entities", [])
         result.enrichment["entities"] = list(dict.fromkeys([*filled, *extra]))
     return result
+
+
+def _repeated(tx: Tx, draft: Draft, exact: Sequence[str], settings: Settings) -> Memory | None:
+    """The live memory a draft repeats: an exact duplicate, or a near one at or above the
+    dedup checker's merge threshold; the one it itself repeats, if it is a duplicate too."""
+    near = draft.enrichment.get("near_duplicate") or {}
+    candidates = list(exact)
+    if not candidates and float(near.get("similarity") or 0.0) >= settings.dedup_merge:
+        candidates = [str(near["id"])]
+    found = tx.get_memories(candidates)
+    for memory_id in candidates:
+        memory = found.get(memory_id)
+        if memory is None or memory.status not in LIVE_STATUSES:
+            continue
+        if memory.duplicate_of is not None:
+            root = tx.get_memories([memory.duplicate_of]).get(memory.duplicate_of)
+            if root is not None and root.status in LIVE_STATUSES:
+                return root
+        return memory
+    return None
 
 
 def new_memory(
@@ -347,6 +379,8 @@ def new_memory(
         review_count=review_count,
         last_review=None,
         status=MemoryStatus.ACTIVE.value,
+        kind=draft.kind,
+        pinned=PIN_TAG in draft.tags,
     )
 
 

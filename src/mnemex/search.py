@@ -27,11 +27,12 @@ from mnemex.embed import Vectors, embed_soon, from_bytes
 from mnemex.engine import Engine
 from mnemex.ledger import resolve
 from mnemex.ledger import search as ledger
-from mnemex.models import ChannelScore, SearchHit
+from mnemex.models import SearchHit
 from mnemex.retrieval import episode, fuse, temporal_cues, usage
 from mnemex.retrieval.ppr import MemoryGraph, Neighbourhood, ppr
-from mnemex.store.base import MemoryFilter, Tx
-from mnemex.text import query_terms, words
+from mnemex.retrieval.present import Channels, Signals, diversify, explain
+from mnemex.store.base import MemoryFilter, Temporal, Tx
+from mnemex.text import query_terms
 
 
 @dataclass(frozen=True, slots=True)
@@ -176,8 +177,6 @@ def passing(tx: Tx, graph: MemoryGraph | None, ids: list[str], flt: MemoryFilter
     return allowed
 
 
-Channels = dict[str, list[tuple[str, float]]]
-Signals = dict[str, dict[str, float]]
 DEFAULT_FILTER = MemoryFilter()  # live and current memories, nothing else asked
 GRAPH_STEPS = 3  # PageRank steps: seed -> memories -> their entities -> memories
 
@@ -445,18 +444,19 @@ def run_search(
     temporal = tx.temporal_of(ids)
     # The shared graph may know memories newer than this transaction's snapshot: skip those.
     ids = [memory_id for memory_id in ids if memory_id in temporal]
+    ids = fold_duplicates(tx, graph, flt, ids, scores, temporal)
     if not ids:
         return []
     final, decay_scores = _blend(engine, ids, scores, temporal, now)
     ranking = np.argsort(-final, kind="stable")
     order = blend_reviews(ranking, decay_scores, request.k, settings.review_blend, engine.decay)
     if settings.mmr_trade_off < 1.0:
-        order = _diversify(tx, ids, ranking, final, request.k, settings.mmr_trade_off)
+        order = diversify(tx, ids, ranking, final, request.k, settings.mmr_trade_off)
     if settings.ledger_resolve and pending is not None and (earlier or not adjusted.answered):
         order = _resolved(engine, tx, request, ids, ranking, order, pending, asked_period)
     records = tx.get_memories([ids[i] for i in order])
     channels["ledger"] = sorted(adjusted.answered.items(), key=lambda item: -item[1])
-    explained = _explain(channels, signals, ids, decay_scores) if request.explain else {}
+    explained = explain(channels, signals, ids, decay_scores) if request.explain else {}
     hits = []
     for index in order:
         memory = records[ids[index]]
@@ -523,64 +523,55 @@ def _resolved(
     return [position, *rest][: len(order)]
 
 
+def fold_duplicates(
+    tx: Tx,
+    graph: MemoryGraph | None,
+    flt: MemoryFilter,
+    ids: list[str],
+    scores: dict[str, float],
+    temporal: dict[str, Temporal],
+) -> list[str]:
+    """A duplicate gives way to the memory it repeats (which takes the better relevance): one
+    hit, whose `repeat_count` says how often it was said. A duplicate whose original is no
+    longer live, or fails the filter, stays itself."""
+    roots = {m: t.duplicate_of for m, t in temporal.items() if t.duplicate_of and m in scores}
+    if not roots:
+        return ids
+    unknown = [r for r in set(roots.values()) if r not in temporal]
+    if unknown:
+        temporal.update(tx.temporal_of(unknown))
+    allowed = passing(tx, graph, [r for r in set(roots.values()) if r in temporal], flt)
+    folded: list[str] = []
+    for memory_id in ids:
+        root = roots.get(memory_id, memory_id)
+        if root != memory_id and root not in allowed:
+            root = memory_id
+        if root != memory_id:
+            scores[root] = max(scores.get(root, 0.0), scores[memory_id])
+        if root not in folded:
+            folded.append(root)
+    return folded
+
+
 def _blend(
     engine: Engine,
     ids: list[str],
     scores: dict[str, float],
-    temporal: dict[str, tuple[int, int, float]],
+    temporal: dict[str, Temporal],
     now: datetime,
 ) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.float64]]:
     """Relevance (scaled to the best) blended with the squashed temporal score; and the latter."""
     relevance = np.array([scores[i] for i in ids], dtype=np.float64)
     relevance = relevance / max(float(relevance.max()), 1e-12)
-    uses, last_used, strengths = zip(*(temporal[i] for i in ids), strict=True)
-    decay_scores = engine.decay.scores_at(uses, last_used, strengths, to_micros(now))
+    rows = [temporal[i] for i in ids]
+    decay_scores = engine.decay.scores_at(
+        [r.use_count for r in rows],
+        [r.last_used for r in rows],
+        [r.strength for r in rows],
+        to_micros(now),
+        [r.kind for r in rows],
+        [r.stability for r in rows],
+    )
     squashed = decay_scores / (1.0 + decay_scores)  # bounded in [0, 1) to blend with relevance
     weight = engine.settings.temporal_weight
     return (1.0 - weight) * relevance + weight * squashed, decay_scores
-
-
-def _diversify(
-    tx: Tx,
-    ids: list[str],
-    ranking: npt.NDArray[np.intp],
-    final: npt.NDArray[np.float64],
-    k: int,
-    trade_off: float,
-) -> list[int]:
-    """MMR over the top 3k by word overlap (Jaccard), so near-repeats give way to new facts."""
-    head = [int(i) for i in ranking[: 3 * k]]
-    contents = tx.get_memories([ids[i] for i in head])
-    bags = {ids[i]: set(words(contents[ids[i]].content)) for i in head if ids[i] in contents}
-
-    def similarity(a: str, b: str) -> float:
-        union = bags.get(a, set()) | bags.get(b, set())
-        return len(bags.get(a, set()) & bags.get(b, set())) / len(union) if union else 0.0
-
-    relevance = {ids[i]: float(final[i]) for i in head}
-    chosen = fuse.mmr([ids[i] for i in head], relevance, similarity, k, trade_off)
-    position = {memory_id: n for n, memory_id in enumerate(ids)}
-    return [position[memory_id] for memory_id in chosen]
-
-
-def _explain(
-    channels: Channels, signals: Signals, ids: list[str], scores: npt.NDArray[np.float64]
-) -> dict[str, dict[str, ChannelScore]]:
-    """Each candidate's rank and score in every channel and signal that found it, plus temporal."""
-    out: dict[str, dict[str, ChannelScore]] = {memory_id: {} for memory_id in ids}
-    ranked: Channels = dict(channels)
-    for name, values in signals.items():
-        ranked[name] = sorted(values.items(), key=lambda item: -item[1])
-    for name, hits in ranked.items():
-        rank = 0
-        for memory_id, score in hits:
-            if memory_id in out and score > 0:
-                rank += 1
-                out[memory_id][name] = ChannelScore(rank=rank, score=score)
-    temporal_rank = np.empty(len(ids), dtype=np.int64)
-    temporal_rank[np.argsort(-scores, kind="stable")] = np.arange(1, len(ids) + 1)
-    for position, memory_id in enumerate(ids):
-        out[memory_id]["temporal"] = ChannelScore(
-            rank=int(temporal_rank[position]), score=float(scores[position])
-        )
-    return out

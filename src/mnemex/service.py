@@ -46,7 +46,7 @@ from mnemex.models import (
     SaveResult,
     SearchHit,
 )
-from mnemex.retrieval.recall import recall_block, worth_injecting
+from mnemex.retrieval.recall import recall_block, record_recall, worth_injecting
 from mnemex.search import SearchRequest, run_search
 from mnemex.store import export as export_mod
 from mnemex.store import shown_location
@@ -340,17 +340,17 @@ class MemoryStore(Browsing, Upkeep):
         """Memories for a prompt, and a `<recalled-memory>` block ready to inject into a context.
 
         What is injected costs the agent context, so hits scoring below `recall_floor` times the
-        best hit's score (context pulled in by the episode or graph priors) are left out.
+        best hit's score (context pulled in by the episode or graph priors) are left out. What is
+        injected and close in meaning to the prompt counts as a light use (`recall_weight`,
+        decay/reinforce.py; off with `reinforcement=False`).
         """
         limits.check_text(prompt, "prompt", self.settings.max_query_chars, allow_empty=True)
-        hits = worth_injecting(
-            self.search(prompt, k=k, context=context), self.settings.recall_floor
-        )
+        settings = self.settings
+        found = self.search(prompt, k=k, context=context, explain=settings.reinforcement)
+        hits = worth_injecting(found, settings.recall_floor)
         if hits:
             with self._write() as tx:
-                now_us = to_micros(self.now())
-                tx.record_usage([hit.memory.id for hit in hits], used=False, at=now_us)
-                tx.log_event("recall", now_us, None, {"ids": [hit.memory.id for hit in hits]})
+                record_recall(tx, hits, self.now(), settings)
         return Recall(hits=hits, block=recall_block(hits))
 
     def upsert_entities(
@@ -457,7 +457,10 @@ class MemoryStore(Browsing, Upkeep):
     # -- lifecycle ----------------------------------------------------------------------------
 
     def gc(self, *, dry_run: bool = True, hard: bool = False) -> GcReport:
-        """Archive memories below the forget threshold (`hard` deletes them); dry run by default."""
+        """Archive memories below the forget threshold (`hard` deletes them); dry run by default.
+
+        Explicit requests, pinned memories, current ledger values and reinforced memories are
+        spared (lifecycle/gc.py); each archive is logged with the score it had."""
         now_us = to_micros(self.now())
         with self._write() as tx:
             report = gc_mod.collect(
@@ -468,6 +471,7 @@ class MemoryStore(Browsing, Upkeep):
                 dry_run=dry_run,
                 hard=hard,
                 near=self.settings.danger_zone_high,
+                reinforced_stability=self.settings.reinforced_stability,
             )
             if not dry_run:
                 tx.log_event("gc", now_us, None, {"affected": report.affected, "hard": hard})

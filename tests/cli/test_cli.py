@@ -48,7 +48,11 @@ def test_lifecycle_commands(db: str) -> None:
     assert len(clusters) == 1
     preview = json.loads(run(db, "consolidate", clusters[0]["id"], "--threshold", "0.6", "--json"))
     assert preview["memory_id"] is None
-    assert json.loads(run(db, "promote", "--json"))["candidates"] == []
+    # The near-duplicate second save repeated the first: one use, enough to qualify.
+    candidates = json.loads(run(db, "promote", "--json"))["candidates"]
+    assert [(c["preview"], c["use_count"]) for c in candidates] == [
+        ("standup at nine thirty every weekday", 1)
+    ]
 
 
 def test_export_import_round_trip(db: str, tmp_path: Path) -> None:

@@ -63,6 +63,9 @@ class FakeBackend:
         self.calls.append(("save", fields))
         return "mem_saved"
 
+    def observe(self, ids: list[str]) -> None:
+        self.calls.append(("observe", ids))
+
 
 @pytest.fixture
 def cache(tmp_path: Path) -> RecallCache:
@@ -210,3 +213,11 @@ def test_the_hook_command_prints_claude_code_output(tmp_path: Path) -> None:
     assert "PostgreSQL 16" in context
     broken = run_hook(["--db", str(db), "hook", "user-prompt-submit"], "not json", tmp_path)
     assert broken.returncode == 0 and broken.stdout == ""
+
+
+def test_stop_hook_observes_the_memories_the_reply_cites(mem_store: MemoryStore) -> None:
+    used = mem_store.save("The billing service uses PostgreSQL 16")
+    reply = f"Billing runs on PostgreSQL 16 (id: {used.id}); also mem_{'0' * 26} is unknown."
+    on_stop({"last_assistant_message": reply, "stop_hook_active": False}, LocalBackend(mem_store))
+    memory = mem_store.get(used.id)
+    assert (memory.use_count, memory.review_count) == (1, 1)

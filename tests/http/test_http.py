@@ -248,3 +248,19 @@ async def test_mcp_over_http_needs_a_token_too(mem_store: MemoryStore) -> None:
     ping = {"jsonrpc": "2.0", "id": 1, "method": "ping"}
     async with rest(app) as anonymous:
         assert_error(await anonymous.post("/mcp", json=ping), 401, "unauthorized")
+
+
+async def test_decay_run_previews_unless_confirmed(
+    app: Any, mem_store: MemoryStore, clock: Any
+) -> None:
+    old = mem_store.save("lunch was a falafel wrap")
+    mem_store.update(old.id, kind="note")
+    clock.advance(days=400)
+    async with rest(app) as client:
+        preview = (await client.post("/v1/decay/run", json={"dry_run": False})).json()
+        assert preview["dry_run"] is True and [c["id"] for c in preview["candidates"]] == [old.id]
+        assert mem_store.get(old.id).status == "active"
+        body = {"dry_run": False, "confirm": True}
+        done = (await client.post("/v1/decay/run", json=body)).json()
+    assert done["dry_run"] is False and done["affected"] == 1
+    assert mem_store.get(old.id).status == "archived"

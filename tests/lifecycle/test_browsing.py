@@ -52,7 +52,9 @@ def test_pinned_memories_are_never_collected(mem_store: MemoryStore, clock: Fake
     mem_store.pin(kept.id)
     clock.advance(days=400)
     mem_store.touch(fading.id)
-    clock.advance(days=20)  # one use, 20 days ago: in the danger zone, not yet below it
+    # One use, 30 days ago (a use after 400 days stretched its half-life x2.5): in the danger
+    # zone, not yet below it.
+    clock.advance(days=30)
     report = mem_store.gc()
     assert [c.id for c in report.candidates] == [gone.id]
     assert fading.id in [c.id for c in report.nearing]

@@ -39,7 +39,7 @@ CONTRACT = {
     "timeline": "subject* limit offset",
     "review_queue": "status limit",
     "resolve_review": "review_id* decision* note",
-    "gc": "dry_run hard",
+    "gc": "dry_run hard confirm",
     "promote_memory": "memory_id auto dry_run",
     "cluster_memories": "threshold limit",
     "consolidate_memories": "cluster_id* dry_run threshold",
@@ -156,6 +156,8 @@ async def test_lifecycle_tools(server: Any, mem_store: MemoryStore) -> None:
     async with Client(server) as client:
         gc = await ok(client, "gc")
         assert gc["dry_run"] is True and gc["total"] == 0
+        unconfirmed = await ok(client, "gc", dry_run=False)
+        assert unconfirmed["dry_run"] is True and "confirm_required" in unconfirmed
         promoted = await ok(client, "promote_memory", auto=True)
         assert promoted["dry_run"] is True
         clusters = (await ok(client, "cluster_memories"))["items"]

@@ -194,3 +194,32 @@ def test_entity_keys_fold_accents_and_a_clash_keeps_its_old_key(tmp_path: Path) 
     assert keys == {"ent_a": "josé", "ent_b": "jose", "ent_c": "zoe"}  # the clash is left as is
     assert conn.execute("SELECT alias_norm FROM entity_aliases").fetchone()[0] == "zoe l"
     conn.close()
+
+
+def test_migration_11_turns_pinned_tags_into_the_pinned_column(tmp_path: Path) -> None:
+    path = tmp_path / "v9.db"
+    conn = sqlean.connect(str(path))
+    conn.isolation_level = None
+    conn.execute(
+        "CREATE TABLE schema_migrations ("
+        "version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at INTEGER NOT NULL)"
+    )
+    before = [m for m in migrations.MIGRATIONS if m[0] < 11]
+    for version, name, migrate in before:
+        migrate(conn)
+        conn.execute("INSERT INTO schema_migrations VALUES (?, ?, 0)", (version, name))
+    for memory_id, tags in (("m1", '["pinned", "home"]'), ("m2", '["home"]')):
+        conn.execute(
+            "INSERT INTO memories (id, tenant, content, content_hash, tags, created_at, "
+            "updated_at, last_used) VALUES (?, 'default', 'x', 'h', ?, 0, 0, 0)",
+            (memory_id, tags),
+        )
+    assert 11 in migrations.apply(conn, 0)
+    conn.close()
+    backend = SqliteBackend(str(path))
+    with backend.read("default") as tx:
+        found = tx.get_memories(["m1", "m2"])
+    backend.close()
+    assert (found["m1"].pinned, found["m2"].pinned) == (True, False)
+    assert {m.kind for m in found.values()} == {"note"}  # old memories keep the old half-life
+    assert {m.stability for m in found.values()} == {1.0}

@@ -180,7 +180,16 @@ def test_backfilling_migrations_see_every_tenant(
                         "(%s, %s, %s, 'Alice', 'editor', 'Neo Vim', 'x', 0, 0, 0)",
                         (f"fct_{tenant}", tenant, f"ent_{tenant}"),
                     )
-            assert pg_migrations.apply(conn, 2) == [*range(3, 10), 12]
+                    for name, tags in (("pin", '["pinned", "home"]'), ("plain", '["home"]')):
+                        conn.execute(
+                            "INSERT INTO memories (id, tenant, content, content_hash, tags, "
+                            "created_at, updated_at, last_used) VALUES (%s, %s, 'x', 'h', %s, "
+                            "0, 0, 0)",
+                            (f"mem_{tenant}_{name}", tenant, tags),
+                        )
+            later = [version for version, _, _ in pg_migrations.MIGRATIONS[2:]]
+            assert later == [3, 4, 5, 6, 7, 8, 9, 11, 12]
+            assert pg_migrations.apply(conn, 2) == later
             for tenant in ("a", "b"):
                 with conn.transaction():
                     conn.execute("SELECT set_config('mnemex.tenant', %s, true)", (tenant,))
@@ -188,6 +197,13 @@ def test_backfilling_migrations_see_every_tenant(
                     counts = conn.execute(
                         "SELECT object_key, status, relation, facts FROM fact_value_counts"
                     ).fetchall()
+                    pins = conn.execute(
+                        "SELECT id, pinned, kind, stability, repeat_count FROM memories ORDER BY id"
+                    ).fetchall()
+                assert pins == [
+                    (f"mem_{tenant}_pin", 1, "note", 1.0, 0),
+                    (f"mem_{tenant}_plain", 0, "note", 1.0, 0),
+                ]
                 assert keys == [(value_key("Neo Vim"),)]
                 assert counts == [(value_key("Neo Vim"), "active", "editor", 1)]
     finally:

@@ -122,6 +122,7 @@ def test_observe_unknown_id_fails_without_partial_writes(store: MemoryStore) -> 
 
 def test_score_is_computed_when_read(store: MemoryStore, clock: FakeClock) -> None:
     saved = store.save("fades with time")
+    store.update(saved.id, kind="note")  # a plain note: half-life_days (3)
     first = store.get(saved.id).score
     clock.advance(days=3)
     assert store.get(saved.id).score == pytest.approx(first / 2)

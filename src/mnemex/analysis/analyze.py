@@ -17,7 +17,17 @@ from typing import Any, Protocol, TypeVar
 import numpy as np
 import numpy.typing as npt
 
-from mnemex.analysis import context, dedup, entities, importance, intent, phrases, relations, tags
+from mnemex.analysis import (
+    context,
+    dedup,
+    entities,
+    importance,
+    intent,
+    lifetime,
+    phrases,
+    relations,
+    tags,
+)
 from mnemex.analysis.context import SessionWindows, Turn
 from mnemex.config import Settings
 from mnemex.ledger import lexicon
@@ -137,6 +147,13 @@ class Analyzer:
         found.vector = vector
         if embed is not None and vector is None:
             found.vector = self._guard("embedding", errors, None, lambda: embed([text])[0])
+        if s.analysis_phrases and s.analysis_learned_requests:
+            learned = self._guard(
+                "requests", errors, False, lambda: lifetime.learned_request(text, p, found.vector)
+            )
+            if learned:  # a wording the rules miss ("log that we decided ...")
+                p.save_request = result.save_request = True
+                p.matches.append("save: learned request check")
         if s.analysis_entities:
             found.mentions = self._guard("entities", errors, [], lambda: self._entities(text, view))
         none: list[context.Reference] = []
@@ -145,6 +162,18 @@ class Analyzer:
             self._guard("intent", errors, None, lambda: self._intent(text, turns, found, embed))
         if s.analysis_importance:
             result.strength = importance.strength(result.intent, p)
+        result.kind = self._guard(
+            "kind",
+            errors,
+            "note",
+            lambda: lifetime.kind_of(
+                text,
+                intent=result.intent,
+                save_request=p.save_request,
+                vector=found.vector,
+                confidence=result.confidence,
+            ),
+        )
         if s.analysis_relations:
             result.relations = self._guard(
                 "relations", errors, [], lambda: self._relations(text, found, refs)

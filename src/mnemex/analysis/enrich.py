@@ -45,6 +45,7 @@ class Enrichable(Protocol):
     strength: float | None
     given: frozenset[str]
     enrichment: dict[str, Any]
+    kind: str
 
 
 class StoreReader:
@@ -141,7 +142,9 @@ def enrich(
         # decision or correction worth extracting triples from.
         "fact_like": result.intent in SAVE_INTENTS
         and result.confidence >= settings.analysis_save_threshold,
+        "kind": result.kind,
     }
+    draft.kind = result.kind
     named = [m for m in findings.mentions if m.named]
     if "entities" not in draft.given and named and settings.analysis_entities:
         filled.update(_entities(draft, named, settings))

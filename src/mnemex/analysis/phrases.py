@@ -36,6 +36,18 @@ _SAVE_VERB = (
     r"jot (?:this |that |it )?down|remind me to|remind me (?:on|in|at|next|tomorrow))"
 )
 
+_RECORD_VERB = (
+    r"(?:log|record|document|register|capture|file(?: away)?|archive|lodge|bookmark|"
+    r"stash(?: away)?|retain|make (?:a )?(?:note|record)(?: of)?|take (?:a )?note(?: of)?|"
+    r"note down|jot down|put down|write down|hang on to|hold on ?to|note (?:this|it) down|"
+    r"(?:put|keep) (?:it |this |that )?on record|log it|"
+    r"keep (?:a )?(?:record|note)(?: of)?)"
+)
+_RECORD_OBJECT = (
+    r"that\b|this\b|these\b|the following\b|the fact\b|the decision\b|our decision\b|"
+    r"my decision\b|as a decision\b|for me\b|my (?:preference|allergy|decision)\b|:"
+)
+
 _SAVE_PATTERNS = [
     # "Remember that ...", "can you remember I'm ...", not "remember what/when ...".
     re.compile(rf"^{_FILLER}{_ASK}{_SAVE_VERB}\b(?!\s+{_WH}\b)"),
@@ -48,7 +60,7 @@ _SAVE_PATTERNS = [
     ),
     re.compile(rf"^{_FILLER}{_ASK}(?:not forget|never forget)\b"),
     re.compile(r"\bnote to (?:self|yourself)\b"),
-    re.compile(r"\bfor (?:future|later) reference\b|\bfor the record\b"),
+    re.compile(r"\bfor (?:future|later) reference\b|\bfor the record\b(?! player)"),
     re.compile(
         r"\b(?:save|store|record|log|keep|add|put|file) (?:this|that|it|these|the following)"
         r"(?: (?:fact|info|information|detail|preference))? (?:in|to|into|for|as) "
@@ -68,7 +80,41 @@ _SAVE_PATTERNS = [
     re.compile(r"\bso (?:that )?you (?:remember|dont forget|do not forget|can remember)\b"),
     re.compile(r"\badd (?:this |that |it )?to (?:your |my )?(?:memory|memories|notes)\b"),
     re.compile(rf"^{_FILLER}{_ASK}(?:store|memorize|memorise|record|note down) (?:my|our)\b"),
+    # Verbs of recording addressed to the agent, with what to keep after them: "log that we
+    # decided ...", "file this under family: ...", "make a note that ...", "hang on to this".
+    re.compile(rf"^(?!well |ill |wed |id ){_FILLER}{_ASK}{_RECORD_VERB}\s*(?:{_RECORD_OBJECT})"),
+    re.compile(
+        rf"^{_FILLER}{_ASK}(?:keep|save|store|put) (?:this|that|it)\s*(?::|safe\b|on file\b|"
+        r"for (?:me|later|the future)\b|somewhere\b|in (?:your )?(?:memory|mind|the back)\b)"
+    ),
+    re.compile(
+        r"\blet the record show\b|\bfor posterity\b|\b(?:keep|have) (?:this|that|it) on file\b|"
+        r"\bso (?:that )?you dont (?:forget|lose)\b|^(?:please )?dont lose (?:this|that)\b|"
+        r"\b(?:mental )?note for (?:you|the future|later)\b|\breminder for you\b|"
+        r"\bi want (?:this|that|it) remembered\b|\bmake sure (?:this|that|it) sticks\b|"
+        r"\b(?:etch|lodge|burn) (?:this|that|it) (?:in|into) (?:your )?memory\b|"
+        r"\bkeep (?:this|that|it )?in mind (?:for|going forward)\b|"
+        r"\b(?:put|add|write) (?:it |this |that )?(?:down )?(?:in|to|into) (?:your|my) "
+        r"(?:notes|file|records)\b"
+    ),
+    re.compile(
+        r"^(?:for the minutes|please minute|minute that|note for the log)\b|"
+        r"\bmark (?:this|that|it) down\b|\bnote (?:it|this|that) down\b|"
+        r"\badd (?:this|that|it) to the (?:decision )?(?:log|minutes|record)\b|"
+        r"\b(?:chuck|stick|pop|put|throw|drop) (?:this|that|it) (?:in|into) (?:your )?memory\b|"
+        r"\b(?:save|store|record|keep) the fact\b|\bofficially (?:record|note|log)\b|"
+        r"\bput (?:it|this|that) (?:on|in) the (?:record|file|log)\b|"
+        r"\bkeep hold of (?:this|that)\b|\bdont (?:ever )?forget (?:this|that)\b|"
+        r"\b(?:would you mind|could you|can you|if you could) (?:remembering|keep in mind|"
+        r"keeping in mind|bear in mind|remember that)\b"
+    ),
 ]
+# Reported speech quotes a request, it does not make one: "remember the Alamo, as they say",
+# "make a note of the chords, that's what the teacher said".
+_REPORTED = re.compile(
+    r"\bas they say\b|\b(?:is|was|thats|that is) what (?:\w+ ){0,4}(?:always )?"
+    r"(?:says|said|say|tells me|told me)\b"
+)
 # An instruction about the task at hand ("remember to handle the null case in this function",
 # "don't forget the semicolon") is not a request to keep something, unless it states a fact
 # ("remember that this function is called by cron").
@@ -260,6 +306,9 @@ def detect(text: str) -> Phrases:
         scope = clause if save != clause else " ".join(parts[index : index + 2])
         if save and _TASK.search(scope) and not _STATES_A_FACT.search(scope):
             result.matches.append(f"task instruction: {save}")
+            continue
+        if save and _REPORTED.search(" ".join(parts)):
+            result.matches.append(f"reported speech: {save}")
             continue
         if save:
             result.save_request = True

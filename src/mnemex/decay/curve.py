@@ -1,9 +1,12 @@
 """Temporal scores: how alive a memory is now, from its use count, its age and its strength.
 
-score = (use_count + 1) ** beta * f(days since last use) * strength
+score = (use_count + 1) ** beta * f(days since last use * time scale) * strength
 
-`f` is the configured forgetting curve, and the same `Decay` object is used by search, gc, promote,
-review and stats, so a configured curve is never silently replaced by another.
+`f` is the configured forgetting curve, set by `half_life_days`; a memory's time scale is
+`half_life_days / (its kind's half-life * its stability)` (decay/kinds.py), which stretches the
+curve to that memory's own half-life for every curve alike (1 for a plain note). The same
+`Decay` object is used by search, gc, promote, review and stats, so a configured curve is never
+silently replaced by another.
 """
 
 from __future__ import annotations
@@ -17,6 +20,7 @@ import numpy.typing as npt
 
 from mnemex.clock import MICROS_PER_DAY
 from mnemex.config import Settings
+from mnemex.decay.kinds import NOTE, half_lives
 from mnemex.store.base import TemporalRow
 
 MAX_STRENGTH = 2.0
@@ -37,6 +41,8 @@ class Decay:
     fast_weight: float
     danger_low: float
     danger_high: float
+    half_life: float = 3.0  # of a plain note
+    kind_half_lives: tuple[tuple[str, float], ...] = ()
 
     @classmethod
     def from_settings(cls, settings: Settings) -> Decay:
@@ -53,7 +59,24 @@ class Decay:
             fast_weight=settings.fast_weight,
             danger_low=settings.danger_zone_low,
             danger_high=settings.danger_zone_high,
+            half_life=settings.half_life_days,
+            kind_half_lives=tuple(sorted(half_lives(settings).items())),
         )
+
+    def half_life_of(self, kind: str, stability: float = 1.0) -> float:
+        """A memory's effective half-life in days (an unknown kind counts as a note)."""
+        table = dict(self.kind_half_lives)
+        return table.get(kind, table.get(NOTE, self.half_life)) * max(stability, 1.0)
+
+    def time_scales(
+        self, kinds: Sequence[str], stabilities: Sequence[float] | FloatArray
+    ) -> FloatArray:
+        """How much slower than a plain note each memory's clock runs (1 / its stretch)."""
+        table = dict(self.kind_half_lives)
+        base = table.get(NOTE, self.half_life)
+        lives = np.array([table.get(kind, base) for kind in kinds], dtype=np.float64)
+        stretch = np.maximum(np.asarray(stabilities, dtype=np.float64), 1.0)
+        return np.asarray(self.half_life / (lives * stretch), dtype=np.float64)
 
     def retention(self, days: FloatArray) -> FloatArray:
         """f(t) in (0, 1], f(0) = 1, never increasing in t (negative ages count as zero)."""
@@ -76,10 +99,16 @@ class Decay:
         last_used_us: Sequence[int] | npt.NDArray[np.int64],
         strengths: Sequence[float] | FloatArray,
         now_us: int,
+        kinds: Sequence[str] | None = None,
+        stabilities: Sequence[float] | FloatArray | None = None,
     ) -> FloatArray:
         """The temporal score of many memories at `now_us`, from their use counts, last uses
-        (microseconds) and strengths: the one computation search, gc, promote and stats share."""
+        (microseconds), strengths, kinds and stabilities: the one computation search, gc,
+        promote and stats share (no kinds: plain notes)."""
         days = (now_us - np.asarray(last_used_us, dtype=np.int64)) / MICROS_PER_DAY
+        if kinds is not None:
+            stretch = [1.0] * len(kinds) if stabilities is None else stabilities
+            days = days * self.time_scales(kinds, stretch)
         return self.scores(
             np.asarray(use_counts, dtype=np.float64), days, np.asarray(strengths, dtype=np.float64)
         )
@@ -93,13 +122,23 @@ class Decay:
             [row.last_used for row in rows],
             [row.strength for row in rows],
             now_us,
+            [row.kind for row in rows],
+            [row.stability for row in rows],
         )
 
-    def score(self, use_count: int, days: float, strength: float) -> float:
+    def score(
+        self,
+        use_count: int,
+        days: float,
+        strength: float,
+        kind: str = NOTE,
+        stability: float = 1.0,
+    ) -> float:
         """The score of one memory `days` after its last use."""
+        scaled = days * float(self.time_scales([kind], [stability])[0])
         return float(
             self.scores(
-                np.array([float(use_count)]), np.array([float(days)]), np.array([float(strength)])
+                np.array([float(use_count)]), np.array([scaled]), np.array([float(strength)])
             )[0]
         )
 

@@ -23,12 +23,15 @@ _WIKILINK_UNSAFE = re.compile(r"[\[\]|#^]")
 
 
 def qualifies(memory: Memory, score: float, now: datetime, settings: Settings) -> bool:
-    """Lasting: strong and used at least once, or used often in a short time.
+    """Lasting: strong and used at least once, used often in a short time, or reinforced by
+    spaced uses (stability at least `reinforced_stability`, which gc also spares).
 
     A fresh memory that was never used does not qualify, however high its initial strength.
     """
     if memory.use_count >= 1 and score >= settings.promote_threshold:
         return True
+    if memory.stability >= settings.reinforced_stability:
+        return True  # spaced uses made it last: the vault is where lasting memories go
     age_days = (to_micros(now) - to_micros(memory.created_at)) / MICROS_PER_DAY
     return (
         memory.use_count >= settings.promote_min_uses and age_days <= settings.promote_window_days
@@ -52,6 +55,9 @@ def render_note(memory: Memory, score: float) -> str:
         "strength": round(memory.strength, 3),
         "use_count": memory.use_count,
         "score_at_promotion": round(score, 4),
+        "kind": memory.kind,
+        "stability": round(memory.stability, 3),
+        "mnemex": f"mnemex show {memory.id}",  # the memory this note came from
         "source": memory.source,
     }
     lines = [

@@ -25,7 +25,7 @@ from mnemex.store._sqlite_memories import (
     memory_from_row,
     storage_value,
 )
-from mnemex.store.base import MemoryFilter, TemporalRow
+from mnemex.store.base import MemoryFilter, Temporal, TemporalRow
 from mnemex.store.fts_tokens import tokenizer
 
 K1 = 1.2  # FTS5's bm25() constants
@@ -99,6 +99,13 @@ def filter_sql(flt: MemoryFilter, alias: str = "m") -> tuple[str, list[Any]]:
     return (" AND ".join(clauses) or "TRUE"), params
 
 
+def _pg_value(name: str, value: Any) -> Any:
+    """A field's column value; `pinned` is an integer 0/1 (a bool would not assign to it)."""
+    if name == "pinned" and value is not None:
+        return int(bool(value))
+    return storage_value(name, value)
+
+
 def idf(docs: int, held: int) -> float:
     """FTS5's inverse document frequency (a tiny positive value for very common terms)."""
     rarity = math.log((docs - held + 0.5) / (held + 0.5))
@@ -120,7 +127,7 @@ class PgMemoryRows:
         terms, length = term_vector(indexed_columns(memory))
         self.conn.execute(
             f"INSERT INTO memories ({MEMORY_COLUMNS}, terms, doc_len) "
-            f"VALUES ({', '.join(['%s'] * 20)}, %s::tsvector, %s)",
+            f"VALUES ({', '.join(['%s'] * 25)}, %s::tsvector, %s)",
             (
                 memory.id,
                 self.tenant,
@@ -142,6 +149,11 @@ class PgMemoryRows:
                 memory.status,
                 memory.vault_path,
                 memory.superseded_by,
+                memory.kind,
+                memory.stability,
+                int(memory.pinned),
+                memory.duplicate_of,
+                memory.repeat_count,
                 terms,
                 length,
             ),
@@ -170,7 +182,7 @@ class PgMemoryRows:
             )
         names = sorted(fields)
         sets = [f"{name} = %s" for name in names]
-        values = [storage_value(name, fields[name]) for name in names]
+        values = [_pg_value(name, fields[name]) for name in names]
         if _TEXT_COLUMNS & set(fields):
             current = self.get_memories([memory_id]).get(memory_id)
             if current is None:
@@ -223,12 +235,26 @@ class PgMemoryRows:
         """The few columns scoring needs, for every memory passing the filter."""
         where, params = filter_sql(flt)
         rows = self.conn.execute(
-            "SELECT m.id, m.content, m.use_count, m.last_used, m.created_at, m.strength, m.tags "
+            "SELECT m.id, m.content, m.use_count, m.last_used, m.created_at, m.strength, m.tags, "
+            "m.kind, m.stability, m.pinned, m.duplicate_of, m.review_count "
             f"FROM memories m WHERE m.tenant = %s AND {where} ORDER BY m.seq",
             (self.tenant, *params),
         ).fetchall()
         return [
-            TemporalRow(row[0], row[1], row[2], row[3], row[4], row[5], json.loads(row[6]))
+            TemporalRow(
+                row[0],
+                row[1],
+                int(row[2]),
+                int(row[3]),
+                int(row[4]),
+                float(row[5]),
+                json.loads(row[6]),
+                kind=row[7],
+                stability=float(row[8]),
+                pinned=bool(row[9]),
+                duplicate_of=row[10],
+                review_count=int(row[11]),
+            )
             for row in rows
         ]
 
@@ -342,11 +368,15 @@ class PgMemoryRows:
         ).fetchall()
         return {row[0]: int(row[1]) for row in rows}
 
-    def temporal_of(self, ids: Sequence[str]) -> dict[str, tuple[int, int, float]]:
-        """(use_count, last_used, strength) per memory id, for scoring candidates."""
+    def temporal_of(self, ids: Sequence[str]) -> dict[str, Temporal]:
+        """(use_count, last_used, strength, kind, stability, duplicate_of) per memory id, for
+        scoring candidates (memories_temporal answers it)."""
         rows = self.conn.execute(
-            "SELECT id, use_count, last_used, strength FROM memories WHERE tenant = %s "
-            "AND id = ANY(%s)",
+            "SELECT id, use_count, last_used, strength, kind, stability, duplicate_of "
+            "FROM memories WHERE tenant = %s AND id = ANY(%s)",
             (self.tenant, list(ids)),
         ).fetchall()
-        return {row[0]: (int(row[1]), int(row[2]), float(row[3])) for row in rows}
+        return {
+            row[0]: Temporal(int(row[1]), int(row[2]), float(row[3]), row[4], float(row[5]), row[6])
+            for row in rows
+        }

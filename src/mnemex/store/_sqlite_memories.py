@@ -8,12 +8,12 @@ from typing import Any
 
 from mnemex.clock import from_micros, to_micros
 from mnemex.models import Memory
-from mnemex.store.base import MemoryFilter, TemporalRow
+from mnemex.store.base import MemoryFilter, Temporal, TemporalRow
 
 MEMORY_COLUMNS = (
     "id, tenant, content, content_hash, tags, entities, strength, source, context, meta, "
     "created_at, updated_at, observed_at, last_used, use_count, review_count, last_review, "
-    "status, vault_path, superseded_by"
+    "status, vault_path, superseded_by, kind, stability, pinned, duplicate_of, repeat_count"
 )
 _JSON_FIELDS = {"tags", "entities", "meta"}
 _TIME_FIELDS = {"created_at", "updated_at", "observed_at", "last_used", "last_review"}
@@ -39,6 +39,11 @@ UPDATABLE = {
     "status",
     "vault_path",
     "superseded_by",
+    "kind",
+    "stability",
+    "pinned",
+    "duplicate_of",
+    "repeat_count",
 }
 
 
@@ -83,6 +88,11 @@ def memory_from_row(row: Sequence[Any]) -> Memory:
         status=row[17],
         vault_path=row[18],
         superseded_by=row[19],
+        kind=row[20],
+        stability=float(row[21]),
+        pinned=bool(row[22]),
+        duplicate_of=row[23],
+        repeat_count=int(row[24]),
     )
 
 
@@ -175,7 +185,7 @@ class MemoryRows:
         """Insert a new memory row (the FTS index and change log follow by trigger)."""
         self._writable()
         self.conn.execute(
-            f"INSERT INTO memories ({MEMORY_COLUMNS}) VALUES ({','.join('?' * 20)})",
+            f"INSERT INTO memories ({MEMORY_COLUMNS}) VALUES ({','.join('?' * 25)})",
             (
                 memory.id,
                 self.tenant,
@@ -197,6 +207,11 @@ class MemoryRows:
                 memory.status,
                 memory.vault_path,
                 memory.superseded_by,
+                memory.kind,
+                memory.stability,
+                int(memory.pinned),
+                memory.duplicate_of,
+                memory.repeat_count,
             ),
         )
 
@@ -265,12 +280,26 @@ class MemoryRows:
         """The few columns scoring needs, for every memory passing the filter."""
         where, params = filter_sql(flt)
         rows = self.conn.execute(
-            "SELECT m.id, m.content, m.use_count, m.last_used, m.created_at, m.strength, m.tags "
+            "SELECT m.id, m.content, m.use_count, m.last_used, m.created_at, m.strength, m.tags, "
+            "m.kind, m.stability, m.pinned, m.duplicate_of, m.review_count "
             f"FROM memories m WHERE m.tenant = ? AND {where} ORDER BY m.seq",
             (self.tenant, *params),
         ).fetchall()
         return [
-            TemporalRow(row[0], row[1], row[2], row[3], row[4], row[5], json.loads(row[6]))
+            TemporalRow(
+                row[0],
+                row[1],
+                row[2],
+                row[3],
+                row[4],
+                row[5],
+                json.loads(row[6]),
+                kind=row[7],
+                stability=float(row[8]),
+                pinned=bool(row[9]),
+                duplicate_of=row[10],
+                review_count=int(row[11]),
+            )
             for row in rows
         ]
 
@@ -361,11 +390,15 @@ class MemoryRows:
         ).fetchall()
         return {row[0]: int(row[1]) for row in rows}
 
-    def temporal_of(self, ids: Sequence[str]) -> dict[str, tuple[int, int, float]]:
-        """(use_count, last_used, strength) per memory id, for scoring candidates."""
+    def temporal_of(self, ids: Sequence[str]) -> dict[str, Temporal]:
+        """(use_count, last_used, strength, kind, stability, duplicate_of) per memory id, for
+        scoring candidates."""
         rows = self.conn.execute(
-            "SELECT id, use_count, last_used, strength FROM memories WHERE tenant = ? "
-            f"AND id {IN_JSON}",  # memories_temporal answers it
+            "SELECT id, use_count, last_used, strength, kind, stability, duplicate_of "
+            f"FROM memories WHERE tenant = ? AND id {IN_JSON}",  # memories_temporal answers it
             (self.tenant, json_list(ids)),
         ).fetchall()
-        return {row[0]: (int(row[1]), int(row[2]), float(row[3])) for row in rows}
+        return {
+            row[0]: Temporal(int(row[1]), int(row[2]), float(row[3]), row[4], float(row[5]), row[6])
+            for row in rows
+        }

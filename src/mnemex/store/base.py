@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Any, NamedTuple, Protocol
 
 from mnemex.models import Entity, Fact, Memory, Relation, Review
 from mnemex.store.api_tokens import TokenBackend
@@ -41,6 +41,22 @@ class TemporalRow:
     created_at: int
     strength: float
     tags: list[str] = field(default_factory=list)
+    kind: str = "note"
+    stability: float = 1.0
+    pinned: bool = False
+    duplicate_of: str | None = None
+    review_count: int = 0
+
+
+class Temporal(NamedTuple):
+    """What search reads of each candidate to score it in time (and fold a duplicate)."""
+
+    use_count: int
+    last_used: int
+    strength: float
+    kind: str = "note"
+    stability: float = 1.0
+    duplicate_of: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -99,7 +115,7 @@ class Tx(Protocol):
     def recent_ids(self, limit: int, flt: MemoryFilter, order: str = "used") -> list[str]: ...
     def match_ids(self, table: str, prefix: str, limit: int) -> list[str]: ...
     def count_memories(self) -> dict[str, int]: ...
-    def temporal_of(self, ids: Sequence[str]) -> dict[str, tuple[int, int, float]]: ...
+    def temporal_of(self, ids: Sequence[str]) -> dict[str, Temporal]: ...
 
     # Entities and relations.
     def upsert_entity(

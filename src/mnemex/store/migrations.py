@@ -405,6 +405,28 @@ def _m009_source_files(conn: Connection) -> None:
     )
 
 
+def _m011_memory_lifetime(conn: Connection) -> None:
+    """What a memory is (`kind`: its half-life), how far spaced uses stretched that half-life
+    (`stability`), a real pin (the old `pinned` tag carried over), and duplicates folded into
+    the memory they repeat (`duplicate_of`, `repeat_count` on the original). The temporal index
+    covers the new columns search reads for its candidates."""
+    run_script(
+        conn,
+        """
+        ALTER TABLE memories ADD COLUMN kind TEXT NOT NULL DEFAULT 'note';
+        ALTER TABLE memories ADD COLUMN stability REAL NOT NULL DEFAULT 1.0;
+        ALTER TABLE memories ADD COLUMN pinned INTEGER NOT NULL DEFAULT 0;
+        ALTER TABLE memories ADD COLUMN duplicate_of TEXT;
+        ALTER TABLE memories ADD COLUMN repeat_count INTEGER NOT NULL DEFAULT 0;
+        UPDATE memories SET pinned = 1
+            WHERE EXISTS (SELECT 1 FROM json_each(memories.tags) WHERE value = 'pinned');
+        DROP INDEX memories_temporal;
+        CREATE INDEX memories_temporal ON memories
+            (tenant, id, use_count, last_used, strength, kind, stability, duplicate_of);
+        """,
+    )
+
+
 def _m012_entity_keys(conn: Connection) -> None:
     """Entity and alias keys fold accents ("José" and "Jose" are one key). A key that would now
     collide with another entity's keeps its old form: `mnemex maint scan` reports the pair as a
@@ -444,6 +466,7 @@ MIGRATIONS: list[tuple[int, str, Callable[[Connection], None]]] = [
     (7, "phrase vectors", _m007_phrase_vectors),
     (8, "fact value counts", _m008_fact_value_counts),
     (9, "source files", _m009_source_files),
+    (11, "memory lifetime", _m011_memory_lifetime),
     (12, "accent-free entity keys", _m012_entity_keys),
 ]
 

@@ -60,6 +60,8 @@ def memory_block(memory: Memory, score: float | None = None, extra: Iterable[str
         head.append(f"superseded by {memory.superseded_by}")
     head.append(f"score {memory.score if score is None else score:.3f}")
     head.append(f"strength {memory.strength:.2f}")
+    if memory.repeat_count:
+        head.append(f"said {memory.repeat_count + 1} times")
     head.append(f"saved {stamp(memory.created_at)}")
     say("  ".join(head), "bold")
     say("  " + memory.content.replace("\n", "\n  "))

@@ -188,6 +188,40 @@ def eval_ledger(
     emit(result, as_json, lambda r: rows_table(r, "mnemex eval ledger"))
 
 
+@eval_app.command("lifetime")
+def eval_lifetime(
+    persona: list[Path] = typer.Option(
+        [], help="Persona files (default: bench/data/lifetime_persona_*.json)."
+    ),
+    requests: list[Path] = typer.Option(
+        [], help="Request sets (default: bench/data/lifetime_requests_*.json)."
+    ),
+    reinforcement: bool = typer.Option(
+        True, help="Recalls reinforce what they inject (--no-reinforcement to compare)."
+    ),
+    embed_model: str | None = typer.Option(None, help="Embedding model ('none': lexical only)."),
+    as_json: bool = JSON_OPTION,
+) -> None:
+    """A year in the life: must-keep recall@5, archives and trivia at months 1, 3, 6 and 12."""
+    lifetime = lab("lifetime")
+
+    paths = list(persona) or sorted(lifetime.DATA.glob("lifetime_persona_*.json"))
+    request_paths = list(requests) or sorted(lifetime.DATA.glob("lifetime_requests_*.json"))
+    rows = lifetime.run(
+        paths, reinforcement=reinforcement, embed_model=embed_model, say=err_console.print
+    )
+    checks = [lifetime.score_requests(path, embed_model) for path in request_paths]
+    for row in [*rows, *checks]:
+        row["missed"] = "; ".join(row["missed"])
+
+    def render(report: dict[str, list[dict[str, Any]]]) -> None:
+        rows_table(report["personas"], "mnemex eval lifetime")
+        if report["requests"]:
+            rows_table(report["requests"], "explicit save requests")
+
+    emit({"personas": rows, "requests": checks}, as_json, render)
+
+
 def _models(embed_model: str) -> list[str]:
     """The embedding settings an eval runs with: "both" is none and the default model."""
     from mnemex.config import Settings

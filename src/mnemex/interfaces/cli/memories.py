@@ -22,7 +22,8 @@ from mnemex.models import SaveResult, SearchHit
 
 MEMORY_FIELDS = (
     "id", "status", "score", "strength", "use_count", "created_at", "updated_at", "observed_at",
-    "last_used", "source", "superseded_by", "vault_path", "tags", "entities", "content",
+    "last_used", "kind", "stability", "pinned", "repeat_count", "duplicate_of", "source",
+    "superseded_by", "vault_path", "tags", "entities", "content",
 )  # fmt: skip
 
 

@@ -16,13 +16,14 @@ from mnemex.service import MemoryStore
 
 
 class HookBackend(Protocol):
-    """The three calls hooks make."""
+    """The calls hooks make."""
 
     scope: str  # identifies store and tenant (the recall cache is kept per scope)
 
     def recall(self, prompt: str, k: int) -> str: ...
     def analyze(self, message: str, context: str | None) -> dict[str, Any]: ...
     def save(self, fields: dict[str, Any]) -> str: ...
+    def observe(self, ids: list[str]) -> None: ...
 
 
 class LocalBackend:
@@ -44,6 +45,12 @@ class LocalBackend:
     def save(self, fields: dict[str, Any]) -> str:
         """Save and return the new memory's id."""
         return self.store.save(**fields).id
+
+    def observe(self, ids: list[str]) -> None:
+        """Count the memories a reply used (ids of this store only; others are ignored)."""
+        known = [memory_id for memory_id in ids if _exists(self.store, memory_id)]
+        if known:
+            self.store.observe(known)
 
 
 class HttpBackend:
@@ -79,7 +86,22 @@ class HttpBackend:
         """POST /v1/analyze."""
         return dict(self._post("/v1/analyze", {"message": message, "context": context}))
 
+    def observe(self, ids: list[str]) -> None:
+        """POST /v1/observe (an id this store does not know fails the call: then nothing)."""
+        try:
+            self._post("/v1/observe", {"ids": ids})
+        except MnemexError:
+            return
+
     def save(self, fields: dict[str, Any]) -> str:
         """POST /v1/memories."""
         body = {key: value for key, value in fields.items() if value is not None}
         return str(self._post("/v1/memories", body)["id"])
+
+
+def _exists(store: MemoryStore, memory_id: str) -> bool:
+    try:
+        store.get(memory_id)
+    except MnemexError:
+        return False
+    return True

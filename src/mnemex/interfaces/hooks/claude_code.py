@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import sys
 import threading
 from collections.abc import Callable
@@ -23,6 +24,7 @@ T = TypeVar("T")
 RECALL_K = 5
 _CONTEXT_CHARS = 2_000
 _COMMAND_MARKERS = ("<command-", "<local-command-", "<bash-", "Caveat:")
+_MEMORY_ID = re.compile(r"\bmem_[0-9a-z]{26}\b")
 
 
 def on_prompt(
@@ -77,15 +79,24 @@ def last_turn(transcript: Path) -> tuple[str | None, str]:
     return prompt, "\n".join(replies)
 
 
+def cited_ids(reply: str) -> list[str]:
+    """Memory ids the assistant's reply names (the recalled block shows each one's id)."""
+    return list(dict.fromkeys(_MEMORY_ID.findall(reply)))
+
+
 def on_stop(payload: dict[str, Any], backend: HookBackend) -> str | None:
-    """Stop: save the turn's user message if analysis recommends it; the new id, or None."""
+    """Stop: memories the reply cites count as used (observe); then save the turn's user
+    message if analysis recommends it; the new id, or None."""
     if payload.get("stop_hook_active"):
         return None  # Claude is continuing because of a stop hook: the turn was handled
     path = payload.get("transcript_path")
     prompt, reply = last_turn(Path(path)) if isinstance(path, str) else (None, "")
+    last = payload.get("last_assistant_message")
+    used = cited_ids("\n".join([reply, last if isinstance(last, str) else ""]))
+    if used:
+        backend.observe(used)
     if not prompt or is_trivial(prompt):
         return None
-    last = payload.get("last_assistant_message")
     context = (last if isinstance(last, str) and last else reply)[:_CONTEXT_CHARS] or None
     analysis = backend.analyze(prompt, context)
     if not worth_saving(analysis):

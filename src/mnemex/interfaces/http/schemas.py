@@ -270,10 +270,11 @@ class ReviewDecision(Strict):
 
 
 class DecayRun(Strict):
-    """A decay pass: list (dry_run) or archive memories below the forget threshold."""
+    """A decay pass: list (dry_run) or, confirmed, archive memories below the forget threshold."""
 
     dry_run: bool = True
     hard: bool = False
+    confirm: bool = False  # with dry_run false: archive for real (a preview otherwise)
 
 
 class ErrorDetail(BaseModel):

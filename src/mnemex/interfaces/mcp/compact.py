@@ -39,6 +39,7 @@ def memory_brief(memory: Memory, chars: int = PREVIEW_CHARS) -> dict[str, Any]:
             "tags": memory.tags,
             "score": round(memory.score, 3),
             "status": None if memory.status == "active" else memory.status,
+            "repeats": memory.repeat_count or None,  # said again this many times (folded)
         }
     )
 
@@ -63,6 +64,10 @@ def memory_full(memory: Memory) -> dict[str, Any]:
             "strength": memory.strength,
             "score": round(memory.score, 3),
             "superseded_by": memory.superseded_by,
+            "kind": memory.kind,
+            "pinned": memory.pinned or None,
+            "repeats": memory.repeat_count or None,
+            "duplicate_of": memory.duplicate_of,
         }
     )
 

@@ -330,16 +330,24 @@ class MemoryTools:
         review = self._for(ctx).resolve_review(review_id, decision, note=note)
         return compact.review_brief(review)
 
-    def gc(self, ctx: Context, dry_run: bool = True, hard: bool = False) -> Any:
-        """List (dry_run) or archive memories that faded below the forget threshold."""
-        report = self._for(ctx).gc(dry_run=dry_run, hard=hard)
-        return {
+    def gc(
+        self, ctx: Context, dry_run: bool = True, hard: bool = False, confirm: bool = False
+    ) -> Any:
+        """List memories that faded below the forget threshold; archive them only with
+        dry_run=false and confirm=true (after showing the list to the user). Explicit
+        requests, pins and current facts are never archived."""
+        report = self._for(ctx).gc(dry_run=dry_run or not confirm, hard=hard)
+        answer = {
             "dry_run": report.dry_run,
             "threshold": report.threshold,
             "affected": report.affected,
             "candidates": to_jsonable(report.candidates[:20]),
             "total": len(report.candidates),
+            "spared": report.spared,
         }
+        if not dry_run and not confirm:
+            answer["confirm_required"] = "a preview: call again with confirm=true to archive"
+        return answer
 
     def promote_memory(
         self,

@@ -25,9 +25,10 @@ def decay_status(call: Call) -> Any:
 
 
 def decay_run(call: Call) -> Any:
-    """POST /v1/decay/run: archive (or list, with dry_run) memories below the threshold."""
+    """POST /v1/decay/run: list memories below the threshold; archive them only with
+    `dry_run: false` and `confirm: true` (else the answer is the preview)."""
     body: DecayRun = call.body
-    return call.store.gc(dry_run=body.dry_run, hard=body.hard)
+    return call.store.gc(dry_run=body.dry_run or not body.confirm, hard=body.hard)
 
 
 def stats(call: Call) -> Any:

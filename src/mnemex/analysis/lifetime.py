@@ -1,0 +1,128 @@
+"""How long a saved message deserves to live: its kind (decay/kinds.py), and a learned check for
+explicit save requests that the phrase rules miss.
+
+Two small logistic models over [MiniLM embedding, lexical features] (or the lexical features
+alone when the embedding model is off): `lasting` / `one_off` / `chatter`, and `request` /
+`not`. Weights ship in data/lifetime.{npz,json}, trained by training/lifetime/train.py on
+sentences written for that purpose; the request threshold was chosen out of fold there so that
+no held-out look-alike crossed it.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+from dataclasses import dataclass
+from importlib import resources
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from mnemex.analysis import features, phrases
+from mnemex.decay import kinds
+
+LASTING_LABELS = ("lasting", "one_off", "chatter")
+Matrix = npt.NDArray[np.float32]
+# Lasting from this probability, not only when it leads: losing a lasting fact costs far more
+# than keeping a bit of trivia a few months longer (on the dev persona: 54 of 61 must-keep
+# memories and 11 of 119 one-offs reach it; at the argmax, 50 and 6).
+LASTING_FLOOR = 0.3
+UPDATE_CONFIDENCE = 0.6  # as analysis_save_threshold
+CHATTER_WORDS = 6  # chatter is short: a longer message is at worst a plain note
+CHATTER_FLOOR = 0.8  # and surely chatter ("ok thanks" 1.0, "garden notes: prune the roses" 0.61)
+_KIND_OF_INTENT = {"SAVE_PREFERENCE": kinds.PREFERENCE, "SAVE_DECISION": kinds.DECISION}
+# A clause asking something is never a request to keep it.
+_ASKS = ("?",)
+
+
+@dataclass(frozen=True, slots=True)
+class Linear:
+    """logits = x @ w + b, softmax over the labels."""
+
+    w: Matrix
+    b: Matrix
+
+    def probabilities(self, x: Matrix) -> Matrix:
+        logits = x @ self.w + self.b
+        logits = logits - logits.max()
+        exp = np.exp(logits)
+        return np.asarray(exp / exp.sum(), dtype=np.float32)
+
+
+@functools.cache
+def load() -> tuple[dict[str, Linear], dict[str, Any]]:
+    """The shipped models and their metadata (read once per process)."""
+    folder = resources.files("mnemex") / "analysis" / "data"
+    meta = json.loads((folder / "lifetime.json").read_text(encoding="utf-8"))
+    with (folder / "lifetime.npz").open("rb") as handle:
+        arrays = np.load(handle)
+        models = {
+            name: Linear(
+                np.asarray(arrays[f"{name}_w"], dtype=np.float32),
+                np.asarray(arrays[f"{name}_b"], dtype=np.float32),
+            )
+            for name in ("lasting_embed", "lasting_lexical", "request_embed", "request_lexical")
+        }
+    return models, meta
+
+
+def _row(task: str, text: str, vector: Matrix | None) -> tuple[Linear, Matrix, str]:
+    models, _ = load()
+    lexical = features.lexical(text)
+    if vector is not None:
+        model = models[f"{task}_embed"]
+        row = np.concatenate([np.asarray(vector, dtype=np.float32), lexical])
+        if row.shape[0] == model.w.shape[0]:
+            return model, row, "embed"
+    return models[f"{task}_lexical"], lexical, "lexical"
+
+
+def lasting(text: str, vector: Matrix | None = None) -> dict[str, float]:
+    """Probabilities of lasting, one-off and chatter for one message."""
+    model, row, _ = _row("lasting", text, vector)
+    probs = model.probabilities(row)
+    return {label: float(p) for label, p in zip(LASTING_LABELS, probs, strict=True)}
+
+
+def request_probability(text: str, vector: Matrix | None = None) -> float:
+    """The learned probability that a message asks the agent to keep something."""
+    model, row, _ = _row("request", text, vector)
+    return float(model.probabilities(row)[1])
+
+
+def learned_request(text: str, found: phrases.Phrases, vector: Matrix | None = None) -> bool:
+    """An explicit request the phrase rules missed: the learned check at its shipped threshold,
+    never for a message the rules read as a recall request or a negation, nor a question."""
+    if found.save_request or found.recall_request or found.negated:
+        return False
+    if text.rstrip().endswith(_ASKS):
+        return False
+    _, meta = load()
+    model, row, name = _row("request", text, vector)
+    return float(model.probabilities(row)[1]) >= float(meta["request_threshold"][name])
+
+
+def kind_of(
+    text: str,
+    *,
+    intent: str | None,
+    save_request: bool,
+    vector: Matrix | None = None,
+    confidence: float | None = None,
+) -> str:
+    """The kind a saved message gets: an explicit request, else lasting (a preference or a
+    decision by its intent, else a fact), chatter, or a plain note (one-off or unsure)."""
+    if save_request:
+        return kinds.REQUEST
+    probs = lasting(text, vector)
+    if probs["lasting"] >= LASTING_FLOOR:
+        return _KIND_OF_INTENT.get(intent or "", kinds.FACT)
+    if intent == "UPDATE_INFO" and (confidence or 0.0) >= UPDATE_CONFIDENCE:
+        # A value that changed was lasting enough to change: the new value is what a later
+        # question asks for (on the dev persona: 11 changing or must-keep memories, 10 one-offs).
+        return kinds.FACT
+    short = len(text.split()) <= CHATTER_WORDS
+    if short and probs["chatter"] >= CHATTER_FLOOR:
+        return kinds.CHATTER
+    return kinds.NOTE

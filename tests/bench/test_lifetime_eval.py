@@ -1,0 +1,70 @@
+"""`mnemex eval lifetime`: the replay, its figures and its command."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from typer.testing import CliRunner
+
+from bench import lifetime
+from mnemex.interfaces.cli import app
+
+PERSONA = {
+    "person": "Test Person",
+    "start": "2026-01-05",
+    "memories": [
+        {"id": "m1", "day": 0, "text": "Remember that my partner Sam is allergic to peanuts.",
+         "class": "must_keep", "request": True, "questions": ["Is Sam allergic to anything?"]},
+        {"id": "m2", "day": 1, "text": "The plumber is coming at 3 today.", "class": "one_off"},
+        {"id": "m3", "day": 2, "text": "ok thanks", "class": "chatter"},
+        {"id": "m4", "day": 40, "text": "The gym is closed for cleaning this weekend.",
+         "class": "one_off"},
+    ],
+    "prompts": [{"day": d, "text": "what should I cook tonight?"} for d in range(0, 365, 7)],
+}  # fmt: skip
+
+
+def test_a_year_replays_with_monthly_gc(tmp_path: Path) -> None:
+    path = tmp_path / "persona.json"
+    path.write_text(json.dumps(PERSONA), encoding="utf-8")
+    rows = lifetime.run([path], embed_model="none")
+    assert [row["month"] for row in rows] == [1, 3, 6, 12]
+    last = rows[-1]
+    assert last["must_keep@5"] == 1.0 and last["must_keep_archived"] == 0
+    assert last["one_off_archived"] == 1.0  # both one-offs are long gone
+    assert last["store_size"] == 1  # the request only: chatter and trivia archived
+
+
+def test_the_command_prints_personas_and_request_sets(tmp_path: Path) -> None:
+    persona = tmp_path / "persona.json"
+    persona.write_text(json.dumps(PERSONA), encoding="utf-8")
+    requests = tmp_path / "requests.json"
+    items = [
+        {"text": "Log that we decided to move the retro to Thursdays.", "request": True},
+        {"text": "I forgot to record the meeting.", "request": False},
+    ]
+    requests.write_text(json.dumps({"items": items}), encoding="utf-8")
+    args = ["eval", "lifetime", "--persona", str(persona), "--requests", str(requests)]
+    result = CliRunner().invoke(app, [*args, "--embed-model", "none", "--json"])
+    assert result.exit_code == 0, result.output
+    report = json.loads(result.stdout)
+    assert len(report["personas"]) == 4
+    (checked,) = report["requests"]
+    assert (checked["with_learned_recall"], checked["with_learned_false_positives"]) == (1.0, 0)
+
+
+def test_training_sentences_are_not_taken_from_the_dev_sets() -> None:
+    training = Path(__file__).resolve().parents[2] / "training" / "lifetime"
+    written = {
+        line.strip().casefold()
+        for path in training.glob("*.txt")
+        for line in path.read_text(encoding="utf-8").splitlines()
+        if line.strip() and not line.startswith("#")
+    }
+    dev = lifetime.load(lifetime.DATA / "lifetime_persona_dev.json")
+    texts = {m["text"].casefold() for m in dev["memories"]}
+    requests = json.loads((lifetime.DATA / "lifetime_requests_dev.json").read_text())["items"]
+    texts |= {item["text"].casefold() for item in requests}
+    # Formulaic chatter ("ok thanks") may coincide; nothing of three words or more may.
+    assert {t for t in written & texts if len(t.split()) >= 3} == set()
