@@ -252,7 +252,7 @@ def test_edit_pin_forget_and_restore_a_memory(page: Page, seeded: Any) -> None:
     page.wait_for_selector("tr.memory:has-text('and sesame') button:text('unpin')")
     row = page.locator("tr.memory:has-text('and sesame')")
     row.locator("button:text('unpin')").click()
-    page.wait_for_selector("tr.memory:has-text('and sesame') button:text('pin')")
+    page.wait_for_selector("tr.memory:has-text('and sesame') button:text-is('pin')")
     assert "pinned" not in store.get(names["pinned"]).tags
     page.locator("tr.memory:has-text('and sesame') button:text('forget')").click()
     page.wait_for_function("!document.querySelector('#memory-list').textContent.includes('sesame')")
