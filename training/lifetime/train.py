@@ -3,7 +3,7 @@ the learned explicit-request check with its threshold.
 
     .venv/bin/python training/lifetime/train.py
 
-Data: lasting.txt, one_off.txt, chatter.txt, requests*.txt, not_requests*.txt in this folder
+Data: lasting*.txt, one_off*.txt, chatter*.txt, requests*.txt, not_requests*.txt in this folder
 (the plain statements of the first three are negatives of the request check too), written for
 this purpose (no benchmark persona or request set is read here).
 1. L2 strength by 5-fold cross-validation (accuracy for the kinds, log-loss for requests).
@@ -87,16 +87,20 @@ def main() -> None:
     assert embedder is not None
     kind_texts: list[str] = []
     kind_y: list[int] = []
+    plain: list[str] = []  # the first kind files: statements that are not requests
     for label, name in zip(
         LASTING_LABELS, ("lasting.txt", "one_off.txt", "chatter.txt"), strict=True
     ):
-        found = lines(name)
+        plain += lines(name)
+        found = lines(name) + lines(name.replace(".txt", "_more.txt"))
         kind_texts += found
         kind_y += [LASTING_LABELS.index(label)] * len(found)
     positives = lines("requests.txt") + lines("requests_more.txt")
     # Plain statements (lasting, one-off, chatter) are not requests either: without them the
-    # check learns "states a lasting fact" instead of "asks to keep it".
-    negatives = lines("not_requests.txt") + lines("not_requests_more.txt") + kind_texts
+    # check learns "states a lasting fact" instead of "asks to keep it". Only the first kind
+    # files: with the *_more ones too, the cut with no look-alike above it out of fold rose
+    # from 0.896 to 0.967 and the check caught 18 instead of 75 of the requests the rules miss.
+    negatives = lines("not_requests.txt") + lines("not_requests_more.txt") + plain
     request_texts = positives + negatives
     request_y = [1] * len(positives) + [0] * len(negatives)
     arrays: dict[str, np.ndarray] = {}
