@@ -132,6 +132,27 @@ def test_search_answers_a_key_question_with_the_current_value(store: MemoryStore
     assert "Lisbon" in store.search("Where does Alice live?", k=1)[0].memory.content
 
 
+def test_a_first_name_question_finds_the_keyed_facts_of_the_full_name(
+    store: MemoryStore,
+) -> None:
+    # A mention by first name ("Priya's sister ...") makes a node of its own beside "Priya
+    # Raman", whose airline is keyed: the question's first name still reaches her keyed value.
+    for when, airline in ((1, "Lufthansa"), (40, "KLM")):
+        store.save(
+            f"Priya Raman books {airline} for client visits.",
+            subject="Priya Raman",
+            relation="airline",
+            value=airline,
+            observed_at=day(when),
+        )
+        store.save(
+            "Priya's sister keeps raving about Emirates business class.", observed_at=day(when + 1)
+        )
+    top = store.search("Which airline does Priya usually fly with?", k=1, explain=True)[0]
+    assert "KLM" in top.memory.content
+    assert "ledger" in top.channels  # answered by the ledger, not only by ranking
+
+
 def test_a_chained_question_follows_the_linked_entity(store: MemoryStore) -> None:
     store.save("svc-orders depends on svc-stock.")
     store.save("svc-stock runs on host-7.")

@@ -143,6 +143,9 @@ def test_review_blend_gives_slots_to_danger_zone_memories(
     blended = settings.replace(review_blend=0.5)
     with mnemex.open(":memory:", settings=blended, clock=clock) as store:
         fading = store.save("garden notes: prune the roses", strength=1.0)
+        store.update(
+            fading.id, kind="note"
+        )  # a plain note's half-life, whatever the kind model says
         clock.advance(days=9)  # power law: score ~0.24, inside the danger zone
         fresh = [store.save(f"garden notes: water bed {i} daily garden notes").id for i in range(4)]
         assert store.decay.in_danger_zone(store.get(fading.id).score)

@@ -27,7 +27,7 @@ from mnemex.ledger.similarity import EmbeddingSimilarity, for_embedder
 from mnemex.ledger.vocabulary import FIRST_PERSON, MIN_MATCH, TOKEN, query_words, relation_match
 from mnemex.models import Fact, FactStatus, SearchHit
 from mnemex.store.base import MemoryFilter, Tx
-from mnemex.text import STOPWORDS
+from mnemex.text import STOPWORDS, normalize_name
 
 if TYPE_CHECKING:
     from mnemex.embed import Embedder
@@ -35,6 +35,7 @@ if TYPE_CHECKING:
 EMBED_FLOOR = 0.3  # question / relation-name cosine below which embeddings say nothing
 EMBED_MARGIN = 0.05  # ...and by how much the best relation must lead the subject's next one
 MAX_SUBJECTS = 4
+KEYED = 1.0  # the confidence of a fact its writer keyed (subject=, relation=, value=)
 MAX_NEIGHBOURS = 20
 SECOND_HOP = 0.8  # a fact found through another entity ranks just below a direct answer
 RECENCY_STEP = 0.001  # orders equally matching answers by date without changing their tier
@@ -65,6 +66,19 @@ def mentioned(tx: Tx, text: str) -> list[str]:
             found.append(entity_id)
             taken.update(span)
     return found[:MAX_SUBJECTS]
+
+
+def by_first_name(tx: Tx, text: str, found: Sequence[str]) -> list[str]:
+    """The persons a capitalised first name in the query names by their full name: "Priya" is
+    the tenant's one Priya with a surname (none when there are several)."""
+    tokens = TOKEN.findall(text.replace("'s ", " ").replace("’s ", " "))
+    out: list[str] = []
+    for token in dict.fromkeys(t for t in tokens if t[:1].isupper()):
+        people = tx.entities_by_prefix(normalize_name(token) + " ", 3)
+        ids = [e.id for e in people if e.expired_at is None and e.category == "person"]
+        if len(ids) == 1 and ids[0] not in found and ids[0] not in out:
+            out.append(ids[0])
+    return out
 
 
 def _current(tx: Tx, subject_id: str, as_of: datetime | None) -> list[Fact]:
@@ -208,13 +222,20 @@ def _asked(tx: Tx, text: str, as_of: datetime | None) -> Asked:
     none of its relations either)."""
     words = query_words(text)
     asked: Asked = []
-    for subject_id in mentioned(tx, text):
+    subjects = mentioned(tx, text)
+    for subject_id in subjects:
         facts = _current(tx, subject_id, as_of)
         score, best = _best(facts, words)
         hop: tuple[float, list[Fact]] = (0.0, [])
         if not best:
             hop = _second_hop(tx, _neighbours(tx, subject_id, facts), words, as_of)
         asked.append((facts, score, best, hop))
+    for subject_id in by_first_name(tx, text, subjects):
+        # Named by a first name only: the facts its writers keyed, not the extracted ones
+        # (on the ledger story sets those answered worse than read-time resolution).
+        facts = [f for f in _current(tx, subject_id, as_of) if f.confidence >= KEYED]
+        if facts:
+            asked.append((facts, *_best(facts, words), (0.0, [])))
     return asked or _named_keys(tx, text, words, as_of)
 
 
