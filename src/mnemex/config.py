@@ -60,7 +60,7 @@ class Settings:
     stability_cap: float = 100.0  # the furthest spaced uses stretch a half-life
     reinforced_stability: float = 6.0  # from this stability gc leaves a memory alone
     recall_stability_cap: float = 4.0  # recalls alone stretch a half-life at most this far
-    recall_cosine: float = 0.45  # an injected memory counts as used only this close to the prompt
+    recall_cosine: float = 0.55  # an injected memory counts as used only this close to the prompt
 
     # Lifecycle.
     forget_threshold: float = 0.05
