@@ -395,21 +395,28 @@ def _contenders(scores: dict[str, float], k: int, weight: float, exact: bool) ->
     return [memory_id for memory_id in ids if scores[memory_id] / top >= floor]
 
 
+def _asked_time(
+    resolving: bool, request: SearchRequest, now: datetime
+) -> tuple[temporal_cues.Period | None, bool, bool]:
+    """The period the question names, whether it asks about an earlier value (it then needs the
+    statements the ledger has superseded) and whether it asks for the value before the current
+    one ("What did X use before?": the keyed value before the current one answers)."""
+    if not resolving:
+        return None, False, False
+    period = temporal_cues.named_period(request.text, now) or temporal_cues.loose_period(
+        request.text, now
+    )
+    past = resolve.mode_of(request.text, None) is resolve.Mode.PAST
+    before = past and period is None and request.as_of is None
+    return period, period is not None or past, before
+
+
 def run_search(
     engine: Engine, tenant: str, tx: Tx, request: SearchRequest, now: datetime
 ) -> list[SearchHit]:
     """Channels fused by weighted RRF, priors and context added, blended with temporal scores."""
     settings = engine.settings
-    # A question about an earlier value needs the statements the ledger has superseded.
-    asked_period = (
-        temporal_cues.named_period(request.text, now)
-        or temporal_cues.loose_period(request.text, now)
-        if settings.ledger_resolve
-        else None
-    )
-    earlier = settings.ledger_resolve and (
-        asked_period is not None or resolve.mode_of(request.text, None) is resolve.Mode.PAST
-    )
+    asked_period, earlier, before = _asked_time(settings.ledger_resolve, request, now)
     flt = memory_filter(tx, request, history=earlier)
     if flt is None:
         return []
@@ -418,7 +425,9 @@ def run_search(
     pending = embed_soon(embedder, request.text) if wants_vector and embedder else None
     # While the query embeds (ONNX Runtime on another core), everything that needs no query
     # vector: the ledger's lookups, the lexical channel, the graph's seeds.
-    answers = ledger.LedgerAnswers(tx, request.text, request.as_of, answer=settings.ledger_search)
+    answers = ledger.LedgerAnswers(
+        tx, request.text, request.as_of, answer=settings.ledger_search, before=before
+    )
     graph: MemoryGraph | None = None
     if _uses_graph(engine):
         graph = engine.memory_graph(tenant)
@@ -452,7 +461,8 @@ def run_search(
     order = blend_reviews(ranking, decay_scores, request.k, settings.review_blend, engine.decay)
     if settings.mmr_trade_off < 1.0:
         order = diversify(tx, ids, ranking, final, request.k, settings.mmr_trade_off)
-    if settings.ledger_resolve and pending is not None and (earlier or not adjusted.answered):
+    resolving = not adjusted.answered if before else earlier or not adjusted.answered
+    if settings.ledger_resolve and pending is not None and resolving:
         order = _resolved(engine, tx, request, ids, ranking, order, pending, asked_period)
     records = tx.get_memories([ids[i] for i in order])
     channels["ledger"] = sorted(adjusted.answered.items(), key=lambda item: -item[1])

@@ -132,6 +132,18 @@ def test_search_answers_a_key_question_with_the_current_value(store: MemoryStore
     assert "Lisbon" in store.search("Where does Alice live?", k=1)[0].memory.content
 
 
+def test_a_question_about_the_past_gets_the_keyed_value_before(store: MemoryStore) -> None:
+    key(store, "Vim", 0, "Alice has always used Vim for everything")
+    key(store, "Helix", 20, "These days the editor open on Alice's screen is Helix")
+    key(store, "Zed", 40, "Alice moved on to Zed last week")
+    store.save("Bob says Emacs is the best editor ever made", observed_at=day(41))
+    before = store.search("Which editor did Alice use before?", k=1)[0]
+    assert "Helix" in before.memory.content  # the value before the current one
+    named = store.search("What was Alice's editor before Helix?", k=1)[0]
+    assert "Vim" in named.memory.content  # before the value the question names
+    assert "Zed" in store.search("Which editor does Alice use?", k=1)[0].memory.content
+
+
 def test_a_first_name_question_finds_the_keyed_facts_of_the_full_name(
     store: MemoryStore,
 ) -> None:

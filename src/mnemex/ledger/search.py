@@ -111,6 +111,29 @@ def _current(tx: Tx, subject_id: str, as_of: datetime | None) -> list[Fact]:
     ]
 
 
+def _before(tx: Tx, subject_id: str, text: str) -> list[Fact]:
+    """For a question about the past: per keyed relation, the value held before the current one
+    (or before the value the question names: "before Y"), restatements of it skipped."""
+    asked = text.casefold()
+    groups: dict[str, list[Fact]] = {}
+    for fact in tx.facts_for_key(subject_id, None):
+        if fact.confidence >= KEYED and fact.status in LEDGER_STATUSES:
+            groups.setdefault(fact.relation, []).append(fact)
+    found: list[Fact] = []
+    for group in groups.values():
+        group.sort(key=lambda f: (f.valid_from, f.recorded_at))
+        named = [f for f in group if f.object.casefold() in asked]
+        active = [f for f in group if f.status == FactStatus.ACTIVE]
+        start = named[0] if named else (active[-1] if active else None)
+        if start is None:
+            continue
+        older = [f for f in group if f.valid_from < start.valid_from]
+        earlier = [f for f in older if f.object.casefold() != start.object.casefold()]
+        if earlier:
+            found.append(earlier[-1])
+    return found
+
+
 def _second_hop(
     tx: Tx, neighbours: list[str], words: set[str], as_of: datetime | None
 ) -> tuple[float, list[Fact]]:
@@ -216,13 +239,19 @@ def _named_keys(tx: Tx, text: str, words: set[str], as_of: datetime | None) -> A
     return [(facts, top, facts, (0.0, []))] if facts else []
 
 
-def _asked(tx: Tx, text: str, as_of: datetime | None) -> Asked:
+def _asked(tx: Tx, text: str, as_of: datetime | None, *, before: bool = False) -> Asked:
     """For each subject the question names: its facts, the best direct match and, when no word
     names one of its relations, the second hop read in advance (in case the embedding names
     none of its relations either)."""
     words = query_words(text)
     asked: Asked = []
     subjects = mentioned(tx, text)
+    if before:  # the keyed values held before the current (or the named) one
+        for subject_id in [*subjects, *by_first_name(tx, text, subjects)]:
+            facts = _before(tx, subject_id, text)
+            if facts:
+                asked.append((facts, *_best(facts, words), (0.0, [])))
+        return asked
     for subject_id in subjects:
         facts = _current(tx, subject_id, as_of)
         score, best = _best(facts, words)
@@ -270,10 +299,18 @@ class LedgerAnswers:
     `answer=False` keeps only the `as_of` validity filter: no key answers.
     """
 
-    def __init__(self, tx: Tx, text: str, as_of: datetime | None, *, answer: bool = True) -> None:
+    def __init__(
+        self,
+        tx: Tx,
+        text: str,
+        as_of: datetime | None,
+        *,
+        answer: bool = True,
+        before: bool = False,
+    ) -> None:
         self._tx = tx
         self._as_of = as_of
-        self._asked = _asked(tx, text, as_of) if answer else []
+        self._asked = _asked(tx, text, as_of, before=before) if answer else []
 
     def weights(self, cosines: Cosines | None = None) -> dict[str, float]:
         """Memory id -> weight in (0, 1] for the memories stating the values asked for."""
