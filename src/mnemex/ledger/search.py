@@ -44,9 +44,14 @@ MAX_KEYED = 20  # values of a key named by a short query, most recent first
 STORE_RELATIONS = 500  # relations of the store a short query is matched against
 
 
+def _name_tokens(text: str) -> list[str]:
+    """The query's words as names are matched: a possessive 's dropped ("Alice's" -> Alice)."""
+    return TOKEN.findall(text.replace("'s ", " ").replace("’s ", " "))
+
+
 def mentioned(tx: Tx, text: str) -> list[str]:
     """Entity ids named in the query (up to three words each), the user for "I"/"my"."""
-    tokens = [t for t in TOKEN.findall(text.replace("'s ", " ").replace("’s ", " "))]
+    tokens = _name_tokens(text)
     spans = [
         (start, size, " ".join(tokens[start : start + size]))
         for size in (3, 2, 1)
@@ -71,9 +76,8 @@ def mentioned(tx: Tx, text: str) -> list[str]:
 def by_first_name(tx: Tx, text: str, found: Sequence[str]) -> list[str]:
     """The persons a capitalised first name in the query names by their full name: "Priya" is
     the tenant's one Priya with a surname (none when there are several)."""
-    tokens = TOKEN.findall(text.replace("'s ", " ").replace("’s ", " "))
     out: list[str] = []
-    for token in dict.fromkeys(t for t in tokens if t[:1].isupper()):
+    for token in dict.fromkeys(t for t in _name_tokens(text) if t[:1].isupper()):
         people = tx.entities_by_prefix(normalize_name(token) + " ", 3)
         ids = [e.id for e in people if e.expired_at is None and e.category == "person"]
         if len(ids) == 1 and ids[0] not in found and ids[0] not in out:
@@ -127,8 +131,10 @@ def _before(tx: Tx, subject_id: str, text: str) -> list[Fact]:
         start = named[0] if named else (active[-1] if active else None)
         if start is None:
             continue
-        older = [f for f in group if f.valid_from < start.valid_from]
-        earlier = [f for f in older if f.object.casefold() != start.object.casefold()]
+        value = start.object.casefold()
+        earlier = [
+            f for f in group if f.valid_from < start.valid_from and f.object.casefold() != value
+        ]
         if earlier:
             found.append(earlier[-1])
     return found
