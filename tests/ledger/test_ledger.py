@@ -165,6 +165,22 @@ def test_a_first_name_question_finds_the_keyed_facts_of_the_full_name(
     assert "ledger" in top.channels  # answered by the ledger, not only by ranking
 
 
+def test_a_short_key_query_lists_every_value_but_never_for_someone_else(
+    store: MemoryStore,
+) -> None:
+    store.save("Connor's mentor is Fiona Byrne.", observed_at=day(0))
+    store.save("Elena's mentor is Michael Torres.", observed_at=day(1))
+    store.save("Viktor relocated to the Berlin office.", observed_at=day(2))
+    listed = {h.memory.content for h in store.search("mentor", k=2, explain=True)}
+    assert listed == {"Connor's mentor is Fiona Byrne.", "Elena's mentor is Michael Torres."}
+    # A person the store has no node for is still a subject: no one else's mentor answers.
+    for hit in store.search("Who is Aisha's mentor?", k=3, explain=True):
+        assert "ledger" not in hit.channels
+    # A cue ("where") is not the key's name: no office is an answer about inhalers.
+    for hit in store.search("Where does Ravi get inhalers?", k=3, explain=True):
+        assert "ledger" not in hit.channels
+
+
 def test_a_chained_question_follows_the_linked_entity(store: MemoryStore) -> None:
     store.save("svc-orders depends on svc-stock.")
     store.save("svc-stock runs on host-7.")

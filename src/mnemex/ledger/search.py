@@ -24,7 +24,14 @@ from mnemex.ledger.history import (
     withdrawals_of,
 )
 from mnemex.ledger.similarity import EmbeddingSimilarity, for_embedder
-from mnemex.ledger.vocabulary import FIRST_PERSON, MIN_MATCH, TOKEN, query_words, relation_match
+from mnemex.ledger.vocabulary import (
+    FIRST_PERSON,
+    MIN_MATCH,
+    TOKEN,
+    names_some_part,
+    query_words,
+    relation_match,
+)
 from mnemex.models import Fact, FactStatus, SearchHit
 from mnemex.store.base import MemoryFilter, Tx
 from mnemex.text import STOPWORDS, normalize_name
@@ -231,13 +238,27 @@ def _current_of(tx: Tx, relation: str, as_of: datetime | None) -> list[Fact]:
     return sorted(facts, key=lambda f: (f.valid_from, f.recorded_at), reverse=True)[:MAX_KEYED]
 
 
+def _names_someone(text: str) -> bool:
+    """A capitalised word past the first (a name the store may not know yet: "Who is Aisha's
+    mentor?" asks for Aisha's, not everyone's)."""
+    return any(
+        t[:1].isupper() and t[1:].islower() and t.casefold() not in STOPWORDS
+        for t in _name_tokens(text)[1:]
+    )
+
+
 def _named_keys(tx: Tx, text: str, words: set[str], as_of: datetime | None) -> Asked:
     """A short query that names no subject ("editor"): the current values of the relations its
     words name, across subjects, so that a one-word query finds what its word names."""
     content = [t for t in TOKEN.findall(text) if t.casefold() not in STOPWORDS]
-    if not content or len(content) > SHORT_QUERY:
+    if not content or len(content) > SHORT_QUERY or _names_someone(text):
         return []
-    scored = [(relation_match(r, words), r) for r in tx.fact_relations(STORE_RELATIONS)]
+    # Named by its own words, not only cued ("where" cues a place): "Where does Ravi get his
+    # inhalers" asks for no one's office.
+    scored = [
+        (relation_match(r, words) if names_some_part(r, words) else 0.0, r)
+        for r in tx.fact_relations(STORE_RELATIONS)
+    ]
     top = max((score for score, _ in scored), default=0.0)
     if top < MIN_MATCH:
         return []

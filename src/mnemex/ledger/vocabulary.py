@@ -89,6 +89,11 @@ def relation_match(relation: str, words: set[str]) -> float:
     return max(direct, cue) + head + named
 
 
+def names_some_part(relation: str, words: set[str]) -> bool:
+    """Whether a query names at least one core word of a relation (a cue alone does not)."""
+    return any(_present(part, words) for part in _parts(relation))
+
+
 def names_relation(relation: str, words: set[str]) -> bool:
     """Whether a query names every core word of a relation: `relation_match(...) >= 1` without
     scoring cues (a cue scores 0.75 and a bonus 0.03 at most, so only all the words reach 1)."""
