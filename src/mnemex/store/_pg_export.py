@@ -6,7 +6,7 @@ them, so one store exported from either backend is the same JSONL, byte for byte
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from typing import Any
 
 from mnemex.store._pg_memories import term_vector
@@ -57,9 +57,8 @@ class PgExportRows:
                 yield dict(zip(names, row[1:], strict=True))
             last = rows[-1][0]
 
-    def import_row(self, table: str, row: dict[str, Any]) -> bool:
-        """Insert one exported row into this tenant; False when a row with its key exists."""
-        self._writable()
+    def _insert(self, table: str, row: dict[str, Any]) -> tuple[str, list[Any]]:
+        """The statement inserting one exported row into this tenant, and its parameters."""
         if table not in EXPORT_TABLES:
             raise ValueError(f"not importable: {table}")
         columns = set(self._columns(table)) - _HIDDEN
@@ -76,27 +75,64 @@ class PgExportRows:
             names += ["terms", "doc_len"]
             marks += ["%s::tsvector", "%s"]
             params += [terms, length]
-        cursor = self.conn.execute(
+        sql = (
             f"INSERT INTO {table} ({', '.join(names)}) VALUES ({', '.join(marks)}) "
-            "ON CONFLICT DO NOTHING",
-            params,
+            "ON CONFLICT DO NOTHING"
         )
-        return bool(cursor.rowcount)
+        return sql, params
 
-    def row_tenant(self, table: str, row_id: str) -> str | None:
-        """The tenant holding the row of `table` with this id, if any (ids are store-wide).
+    def import_row(self, table: str, row: dict[str, Any]) -> bool:
+        """Insert one exported row into this tenant; False when a row with its key exists."""
+        self._writable()
+        sql, params = self._insert(table, row)
+        return bool(self.conn.execute(sql, params).rowcount)
+
+    def import_rows(self, table: str, rows: Sequence[dict[str, Any]]) -> list[bool | str]:
+        """`import_row` of each row (True added, False already here), sent in one pipeline per
+        run of rows with the same columns: a round trip per batch, not per row. A batch the
+        store refuses is replayed row by row, so the error is the one that row raises."""
+        import psycopg
+
+        self._writable()
+        statements = [self._insert(table, row) for row in rows]
+        added: list[bool | str] = []
+        start = 0
+        while start < len(statements):
+            sql = statements[start][0]
+            end = start
+            while end < len(statements) and statements[end][0] == sql:
+                end += 1
+            batch = [params for _, params in statements[start:end]]
+            self.conn.execute("SAVEPOINT import_rows")
+            got: list[bool] = []
+            try:
+                with self.conn.cursor() as cursor:
+                    cursor.executemany(sql + " RETURNING 1", batch, returning=True)
+                    for _ in batch:
+                        got.append(bool(cursor.fetchall()))
+                        cursor.nextset()
+            except psycopg.Error:
+                self.conn.execute("ROLLBACK TO import_rows")
+                got = [bool(self.conn.execute(sql, params).rowcount) for params in batch]
+            self.conn.execute("RELEASE import_rows")
+            added += got
+            start = end
+        return added
+
+    def row_tenants(self, table: str, row_ids: Sequence[str]) -> dict[str, str]:
+        """The tenant holding each of these ids' rows of `table`, for those held (ids are
+        store-wide).
 
         Row-level security hides other tenants' rows even from the owner, so each tenant listed
-        in `tenants` is asked in turn under its own setting, restored afterwards: one query per
-        tenant for an id this tenant lacks (an import into a new tenant of a large store pays
-        that per row)."""
+        in `tenants` is asked in turn, under its own setting restored afterwards, for the ids
+        not found yet: one query per tenant for the whole batch."""
         if table not in EXPORT_TABLES:
             raise ValueError(f"not importable: {table}")
         if "id" not in self._columns(table):
-            return None
-        sql = f"SELECT 1 FROM {table} WHERE tenant = %s AND id = %s"
-        if self.conn.execute(sql, (self.tenant, row_id)).fetchone() is not None:
-            return self.tenant
+            return {}
+        sql = f"SELECT id FROM {table} WHERE tenant = %s AND id = ANY(%s)"
+        wanted = list(dict.fromkeys(row_ids))
+        found = {str(row[0]): self.tenant for row in self.conn.execute(sql, (self.tenant, wanted))}
         others = [
             str(row[0])
             for row in self.conn.execute(
@@ -105,13 +141,16 @@ class PgExportRows:
         ]
         try:
             for other in others:
+                missing = [i for i in wanted if i not in found]
+                if not missing:
+                    break
                 self.conn.execute("SELECT set_config('mnemex.tenant', %s, true)", (other,))
-                if self.conn.execute(sql, (other, row_id)).fetchone() is not None:
-                    return other
+                for row in self.conn.execute(sql, (other, missing)):
+                    found[str(row[0])] = other
         finally:
             if others:
                 self.conn.execute("SELECT set_config('mnemex.tenant', %s, true)", (self.tenant,))
-        return None
+        return found
 
     def entity_id_by_norm(self, norm: str) -> str | None:
         """This tenant's entity with this normalised name."""

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from typing import Any
 
 import sqlean
@@ -11,6 +11,7 @@ from mnemex.errors import InvalidInputError
 from mnemex.store.export import EXPORT_TABLES
 from mnemex.text import value_key
 
+_CHUNK = 500  # ids per IN (...) list: well below SQLite's bound on parameters
 _ORDER = {
     "entity_aliases": "rowid",
     "memory_entities": "rowid",
@@ -68,15 +69,35 @@ class ExportRows:
         self.conn.execute("RELEASE import_row")
         return bool(cursor.rowcount)
 
-    def row_tenant(self, table: str, row_id: str) -> str | None:
-        """The tenant holding the row of `table` with this id, if any (ids are store-wide)."""
+    def import_rows(self, table: str, rows: Sequence[dict[str, Any]]) -> list[bool | str]:
+        """`import_row` of each row, in order (SQLite has no round trips to save): True added,
+        False already here, or why the store refused it."""
+        out: list[bool | str] = []
+        for row in rows:
+            try:
+                out.append(self.import_row(table, row))
+            except InvalidInputError as exc:
+                out.append(exc.message)
+        return out
+
+    def row_tenants(self, table: str, row_ids: Sequence[str]) -> dict[str, str]:
+        """The tenant holding each of these ids' rows of `table`, for those held (ids are
+        store-wide)."""
         if table not in EXPORT_TABLES:
             raise ValueError(f"not importable: {table}")
         columns = {c[1] for c in self.conn.execute(f"PRAGMA table_info({table})").fetchall()}
         if "id" not in columns:
-            return None
-        found = self.conn.execute(f"SELECT tenant FROM {table} WHERE id = ?", (row_id,)).fetchone()
-        return None if found is None else str(found[0])
+            return {}
+        found: dict[str, str] = {}
+        unique = list(dict.fromkeys(row_ids))
+        for start in range(0, len(unique), _CHUNK):
+            chunk = unique[start : start + _CHUNK]
+            marks = ",".join("?" * len(chunk))
+            rows = self.conn.execute(
+                f"SELECT id, tenant FROM {table} WHERE id IN ({marks})", chunk
+            ).fetchall()
+            found.update({str(row[0]): str(row[1]) for row in rows})
+        return found
 
     def entity_id_by_norm(self, norm: str) -> str | None:
         """This tenant's entity with this normalised name."""

@@ -121,6 +121,7 @@ REFERENCES: dict[str, tuple[str, ...]] = {
 }
 _ALPHABET = "0123456789abcdefghjkmnpqrstvwxyz"
 MAX_PROBLEMS = 20  # rejected rows described in the report (all are counted)
+IMPORT_BATCH = 500  # rows of one table inserted together
 
 
 def _moved_id(ident: str, tenant: str) -> str:
@@ -133,8 +134,10 @@ def _moved_id(ident: str, tenant: str) -> str:
 
 def _id_map(tx: Tx, records: list[tuple[int, str, dict[str, Any]]]) -> dict[str, str]:
     """Exported id -> id here: kept, moved (another tenant holds it) or, for an entity whose
-    name this tenant already knows, that entity (one entity per name)."""
+    name this tenant already knows, that entity (one entity per name). Each table's ids are
+    looked up together."""
     mapping: dict[str, str] = {}
+    by_table: dict[str, list[str]] = {}
     for _, table, row in records:
         ident = row.get("id")
         if not isinstance(ident, str):
@@ -144,8 +147,12 @@ def _id_map(tx: Tx, records: list[tuple[int, str, dict[str, Any]]]) -> dict[str,
             if existing is not None:
                 mapping[ident] = existing
                 continue
-        owner = tx.row_tenant(table, ident)
-        mapping[ident] = ident if owner in (None, tx.tenant) else _moved_id(ident, tx.tenant)
+        by_table.setdefault(table, []).append(ident)
+    for table, idents in by_table.items():
+        owners = tx.row_tenants(table, idents)
+        for ident in idents:
+            owner = owners.get(ident)
+            mapping[ident] = ident if owner in (None, tx.tenant) else _moved_id(ident, tx.tenant)
     return mapping
 
 
@@ -182,22 +189,44 @@ def import_lines(
     records = list(parse_lines(lines))
     mapping = _id_map(tx, records)
     counts: dict[str, Any] = {"imported": 0, "skipped": 0, "rejected": 0, "problems": []}
+
+    def reject(number: int, table: str, reason: str) -> None:
+        counts["rejected"] += 1
+        if len(counts["problems"]) < MAX_PROBLEMS:
+            counts["problems"].append({"line": number, "table": table, "reason": reason})
+
+    batch: list[tuple[int, dict[str, Any]]] = []
+    batch_table = ""
+
+    def flush() -> None:
+        outcomes = tx.import_rows(batch_table, [row for _, row in batch]) if batch else []
+        for (number, _), outcome in zip(batch, outcomes, strict=True):
+            if isinstance(outcome, str):
+                reject(number, batch_table, outcome)
+            else:
+                counts["imported" if outcome else "skipped"] += 1
+        if progress is not None and batch:
+            progress(len(batch))
+        batch.clear()
+
     for number, table, row in records:
+        if table != batch_table or len(batch) >= IMPORT_BATCH:
+            flush()
+            batch_table = table
         try:
             if table == "memories":
                 _checked_memory(row, settings, number)
-            if isinstance(row.get("id"), str):
-                row["id"] = mapping[row["id"]]
-            for column in REFERENCES.get(table, ()):
-                value = row.get(column)
-                if isinstance(value, str) and value in mapping:
-                    row[column] = mapping[value]
-            added = tx.import_row(table, row)
-            counts["imported" if added else "skipped"] += 1
         except InvalidInputError as exc:
-            counts["rejected"] += 1
-            if len(counts["problems"]) < MAX_PROBLEMS:
-                counts["problems"].append({"line": number, "table": table, "reason": exc.message})
-        if progress is not None:
-            progress(1)
+            reject(number, table, exc.message)
+            if progress is not None:
+                progress(1)
+            continue
+        if isinstance(row.get("id"), str):
+            row["id"] = mapping[row["id"]]
+        for column in REFERENCES.get(table, ()):
+            value = row.get(column)
+            if isinstance(value, str) and value in mapping:
+                row[column] = mapping[value]
+        batch.append((number, row))
+    flush()
     return counts
