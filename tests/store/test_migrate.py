@@ -60,6 +60,12 @@ def test_sqlite_to_postgres_and_back_keeps_every_row(tmp_path: Path, postgres: P
             assert [t.name for t in store.tokens.list()] == ["ci"]
             hits = store.search("boiler serviced", k=1, explain=True)
             assert "vector" in hits[0].channels
+            # The HNSW index was built once the vectors were in (a bulk load defers it).
+            with store.backend.read(store.tenant) as tx:
+                indexes = tx.conn.execute(
+                    "SELECT indexname FROM pg_indexes WHERE tablename = 'embeddings'"
+                ).fetchall()
+            assert any(name.startswith("embeddings_hnsw_") for (name,) in indexes)
         with pytest.raises(InvalidInputError, match="not empty"):
             migrate_store(str(tmp_path / "a.db"), uri, settings=settings)
     finally:

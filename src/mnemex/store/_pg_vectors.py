@@ -17,6 +17,8 @@ from mnemex.store.pg_migrations import MIGRATION_LOCK
 
 HNSW_MAX_DIM = 2000  # pgvector's limit for an HNSW index on `vector`
 EF_SEARCH_MAX = 1000  # pgvector's limit for hnsw.ef_search
+DEFERRED_INDEXES = "hnsw_deferred"  # shared key: the dimensions a bulk load will index at its end
+BUILD_MEMORY = "512MB"  # maintenance_work_mem of that build: 100,000 x 384 floats fit in memory
 
 
 def vector_literal(blob: bytes) -> str:
@@ -34,11 +36,15 @@ class PgVectorRows:
     def _writable(self) -> None:
         raise NotImplementedError
 
-    def _ensure_index(self, dim: int) -> None:
+    def ensure_index(self, dim: int) -> None:
         """Create the HNSW index of this dimension once per database (under the migration lock,
-        so servers do not race to create it)."""
+        so servers do not race to create it); during a bulk load, only note the dimension."""
         done: set[int] = self.shared.setdefault("hnsw_dims", set())
         if dim in done or dim > HNSW_MAX_DIM:
+            return
+        deferred: set[int] | None = self.shared.get(DEFERRED_INDEXES)
+        if deferred is not None:
+            deferred.add(dim)
             return
         name = f"embeddings_hnsw_{int(dim)}"
         exists = self.conn.execute(
@@ -59,7 +65,7 @@ class PgVectorRows:
         if not rows:
             return
         for dim in {row[4] for row in rows}:
-            self._ensure_index(int(dim))
+            self.ensure_index(int(dim))
         with self.conn.cursor() as cursor:
             cursor.executemany(
                 "INSERT INTO embeddings (memory_id, tenant, model, content_hash, dim, vector, "

@@ -28,7 +28,7 @@ from mnemex.store._pg_graph import PgGraphRows, PgGraphUpkeep
 from mnemex.store._pg_ledger import PgLedgerRows
 from mnemex.store._pg_memories import PgMemoryRows
 from mnemex.store._pg_purge import PURGED_TABLES, PgPurgeRows
-from mnemex.store._pg_vectors import PgVectorRows
+from mnemex.store._pg_vectors import BUILD_MEMORY, DEFERRED_INDEXES, PgVectorRows
 from mnemex.store._sqlite_api_tokens import _COLUMNS as _TOKEN_COLUMNS
 from mnemex.store._sqlite_api_tokens import _token
 from mnemex.store.api_tokens import Token
@@ -161,6 +161,28 @@ class PostgresBackend:
                     self._local.tx = None
             finally:
                 conn.execute("ROLLBACK")  # nothing to keep: the transaction was read-only
+
+    @contextmanager
+    def bulk_load(self) -> Iterator[None]:
+        """Filling an empty store (`mnemex migrate`): vectors written meanwhile skip the HNSW
+        index, which is built once over all of them when the load ends, as pgvector advises
+        for an initial load (growing the graph one vector at a time costs far more)."""
+        deferred: set[int] = set()
+        self._shared[DEFERRED_INDEXES] = deferred
+        try:
+            yield
+        finally:
+            del self._shared[DEFERRED_INDEXES]
+        with self._connection() as conn:
+            for dim in sorted(deferred):
+                conn.execute("BEGIN")
+                try:
+                    conn.execute(f"SET LOCAL maintenance_work_mem = '{BUILD_MEMORY}'")
+                    PgTx(conn, "", writable=True, shared=self._shared).ensure_index(dim)
+                    conn.execute("COMMIT")
+                except BaseException:
+                    conn.execute("ROLLBACK")
+                    raise
 
     @contextmanager
     def _connection(self) -> Iterator[Any]:

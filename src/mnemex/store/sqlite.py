@@ -248,6 +248,11 @@ class SqliteBackend(TokenTable, Maintenance):
             "file_bytes": size,
         }
 
+    @contextmanager
+    def bulk_load(self) -> Iterator[None]:
+        """Filling an empty store: nothing to defer here (the vector index lives in memory)."""
+        yield
+
     def close(self) -> None:
         """Close every connection; the file is left checkpointed and consistent."""
         with self._lock:

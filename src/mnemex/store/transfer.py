@@ -91,13 +91,14 @@ def transfer(
     if on_total is not None:
         on_total(sum(sum(c.values()) for c in counts.values()))
     report = Transfer()
-    for tenant in tenants:
-        with source.read(tenant) as src, target.write(tenant) as dst:
-            result = import_lines(dst, export_lines(src), progress)
-            if model is not None:
-                report.embeddings += _copy_vectors(src, dst, model)
-        if result["skipped"]:
-            raise StorageError(f"tenant {tenant}: {result['skipped']} rows were not copied")
+    with target.bulk_load():  # PostgreSQL builds its vector index once, after the copy
+        for tenant in tenants:
+            with source.read(tenant) as src, target.write(tenant) as dst:
+                result = import_lines(dst, export_lines(src), progress)
+                if model is not None:
+                    report.embeddings += _copy_vectors(src, dst, model)
+            if result["skipped"]:
+                raise StorageError(f"tenant {tenant}: {result['skipped']} rows were not copied")
     for token, token_hash in source.token_records():
         target.insert_token(token, token_hash)
         if token.revoked_at is not None:
