@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 from typer.testing import CliRunner
@@ -97,3 +98,41 @@ def test_cli_migrate_reports_counts_and_checksums(
         assert "not empty" in again.output
     finally:
         postgres.drop(uri)
+
+
+def _lexicon(uri: str, settings: Settings, tenant: str) -> tuple[list[Any], list[Any]]:
+    with mnemex.open(uri, settings=settings) as store, store.backend.read(tenant) as tx:
+        docs = tx.conn.execute("SELECT docs, tokens FROM lexicon_docs").fetchall()
+        terms = tx.conn.execute("SELECT term, df FROM lexicon_terms WHERE df > 0 ORDER BY term")
+        return docs, terms.fetchall()
+
+
+def test_a_bulk_load_counts_the_bm25_statistics_as_saving_row_by_row_does(
+    tmp_path: Path, postgres: PgServer
+) -> None:
+    settings = Settings.load(env={}, data_dir=tmp_path / "data", embed_model="none")
+    saved, copied = postgres.new_database(), postgres.new_database()
+    try:
+        with mnemex.open(saved, settings=settings) as store:
+            for text in ("Alice brews dark roast", "Bob brews green tea", "The roast is dark"):
+                store.save(text, tags=["drinks"])
+            edited = store.save("A note to edit")
+            store.update(edited.id, content="A note edited once")
+            store.forget(store.save("A note to forget").id)
+            store.for_tenant("team").save("The team brews cold brew")
+        migrate_store(saved, str(tmp_path / "a.db"), settings=settings)
+        migrate_store(str(tmp_path / "a.db"), copied, settings=settings)  # the bulk load
+        for tenant in ("default", "team"):
+            expected = _lexicon(saved, settings, tenant)
+            assert expected[1]  # terms were counted
+            assert _lexicon(copied, settings, tenant) == expected
+        ranked = []
+        for uri in (saved, copied):
+            with mnemex.open(uri, settings=settings) as store:
+                ranked.append(
+                    [(h.memory.id, round(h.score, 6)) for h in store.search("dark roast")]
+                )
+        assert ranked[0] == ranked[1] and len(ranked[0]) >= 2
+    finally:
+        postgres.drop(saved)
+        postgres.drop(copied)

@@ -456,6 +456,11 @@ def _m012_entity_keys(conn: Connection) -> None:
             )
 
 
+def _m013_bulk_loads(conn: Connection) -> None:
+    """Nothing here: in PostgreSQL (pg_migrations.py) the BM25 statistics triggers learn to wait
+    for the end of a bulk load; FTS5 keeps its own statistics."""
+
+
 MIGRATIONS: list[tuple[int, str, Callable[[Connection], None]]] = [
     (1, "core", _m001_core),
     (2, "tokens", _m002_tokens),
@@ -468,6 +473,7 @@ MIGRATIONS: list[tuple[int, str, Callable[[Connection], None]]] = [
     (9, "source files", _m009_source_files),
     (11, "memory lifetime", _m011_memory_lifetime),
     (12, "accent-free entity keys", _m012_entity_keys),
+    (13, "bulk loads", _m013_bulk_loads),
 ]
 
 

@@ -279,6 +279,69 @@ def _m012_entity_keys(conn: Connection) -> None:
             )
 
 
+BULK_SETTING = "mnemex.bulk"  # 'on' in a bulk load's transactions (PostgresBackend.bulk_load)
+
+
+def _m013_bulk_loads(conn: Connection) -> None:
+    """The memories trigger leaves the BM25 statistics alone while the transaction has
+    `mnemex.bulk` on: a bulk load counts them once at its end (`lexicon_rebuild`). Counted row
+    by row, one transaction updating one tenant's `lexicon_docs` row 100,000 times leaves a
+    chain of 100,000 versions of it, walked on every update."""
+    _run(
+        conn,
+        """
+CREATE OR REPLACE FUNCTION mnemex_memories_changed() RETURNS trigger LANGUAGE plpgsql AS $$
+DECLARE
+    counting BOOLEAN := coalesce(current_setting('mnemex.bulk', true), '') <> 'on';
+BEGIN
+    IF TG_OP = 'INSERT' THEN
+        IF counting THEN
+            PERFORM mnemex_lexicon_add(NEW.tenant, NEW.terms, NEW.doc_len, 1);
+        END IF;
+        INSERT INTO change_log (tenant, memory_id, op) VALUES (NEW.tenant, NEW.id, 'insert');
+        RETURN NEW;
+    ELSIF TG_OP = 'DELETE' THEN
+        IF counting THEN
+            PERFORM mnemex_lexicon_add(OLD.tenant, OLD.terms, OLD.doc_len, -1);
+        END IF;
+        INSERT INTO change_log (tenant, memory_id, op) VALUES (OLD.tenant, OLD.id, 'delete');
+        RETURN OLD;
+    END IF;
+    IF counting AND (NEW.terms IS DISTINCT FROM OLD.terms
+        OR NEW.doc_len IS DISTINCT FROM OLD.doc_len) THEN
+        PERFORM mnemex_lexicon_add(OLD.tenant, OLD.terms, OLD.doc_len, -1);
+        PERFORM mnemex_lexicon_add(NEW.tenant, NEW.terms, NEW.doc_len, 1);
+    END IF;
+    IF NEW.content IS DISTINCT FROM OLD.content OR NEW.tags IS DISTINCT FROM OLD.tags
+        OR NEW.entities IS DISTINCT FROM OLD.entities OR NEW.status IS DISTINCT FROM OLD.status
+        OR NEW.superseded_by IS DISTINCT FROM OLD.superseded_by THEN
+        INSERT INTO change_log (tenant, memory_id, op) VALUES (NEW.tenant, NEW.id, 'update');
+    END IF;
+    RETURN NEW;
+END
+$$
+""",
+    )
+
+
+def lexicon_rebuild(conn: Connection, tenant: str) -> None:
+    """Count a tenant's BM25 statistics afresh from its memories (what the trigger keeps row by
+    row), inside the caller's transaction."""
+    conn.execute("DELETE FROM lexicon_docs WHERE tenant = %s", (tenant,))
+    conn.execute("DELETE FROM lexicon_terms WHERE tenant = %s", (tenant,))
+    conn.execute(
+        "INSERT INTO lexicon_docs (tenant, docs, tokens) SELECT tenant, count(*), "
+        "coalesce(sum(doc_len), 0) FROM memories WHERE tenant = %s GROUP BY tenant",
+        (tenant,),
+    )
+    conn.execute(
+        "INSERT INTO lexicon_terms (tenant, term, df) SELECT m.tenant, lexeme, count(*) "
+        "FROM memories m, unnest(tsvector_to_array(m.terms)) AS lexeme WHERE m.tenant = %s "
+        "GROUP BY m.tenant, lexeme",
+        (tenant,),
+    )
+
+
 MIGRATIONS: list[tuple[int, str, Callable[[Connection], None]]] = [
     (1, "core", _m001_core),
     (2, "tokens", _m002_tokens),
@@ -291,6 +354,7 @@ MIGRATIONS: list[tuple[int, str, Callable[[Connection], None]]] = [
     (9, "source files", _m009_source_files),
     (11, "memory lifetime", _m011_memory_lifetime),
     (12, "accent-free entity keys", _m012_entity_keys),
+    (13, "bulk loads", _m013_bulk_loads),
 ]
 
 

@@ -32,6 +32,7 @@ from mnemex.store._pg_vectors import BUILD_MEMORY, DEFERRED_INDEXES, PgVectorRow
 from mnemex.store._sqlite_api_tokens import _COLUMNS as _TOKEN_COLUMNS
 from mnemex.store._sqlite_api_tokens import _token
 from mnemex.store.api_tokens import Token
+from mnemex.store.pg_migrations import BULK_SETTING, lexicon_rebuild
 
 POOL_MAX = 8  # connections per process; a server's threads share them
 _TENANT_LOCK_SEED = 0x6D6E78  # hashtextextended seed of the per-tenant write lock
@@ -100,6 +101,8 @@ class PostgresBackend:
             yield PgTx(active.conn, tenant, writable=writable, shared=self._shared)
             return
         active.conn.execute("SELECT set_config('mnemex.tenant', %s, true)", (tenant,))
+        if writable:
+            self._local.bulk_tenants.add(tenant)
         try:
             yield PgTx(active.conn, tenant, writable=writable, shared=self._shared)
         finally:
@@ -128,12 +131,20 @@ class PostgresBackend:
                     conn.execute(
                         "INSERT INTO tenants (name) VALUES (%s) ON CONFLICT DO NOTHING", (tenant,)
                     )
+                bulk = DEFERRED_INDEXES in self._shared
+                if bulk:  # the BM25 statistics are counted once, below
+                    conn.execute("SELECT set_config(%s, 'on', true)", (BULK_SETTING,))
                 tx = PgTx(conn, tenant, writable=True, shared=self._shared)
                 self._local.tx = tx
+                self._local.bulk_tenants = {tenant}
                 try:
                     yield tx
                 finally:
                     self._local.tx = None
+                if bulk:
+                    for written in sorted(self._local.bulk_tenants):
+                        conn.execute("SELECT set_config('mnemex.tenant', %s, true)", (written,))
+                        lexicon_rebuild(conn, written)
                 conn.execute("COMMIT")
                 self._known.add(tenant)
             except BaseException:
@@ -166,7 +177,9 @@ class PostgresBackend:
     def bulk_load(self) -> Iterator[None]:
         """Filling an empty store (`mnemex migrate`): vectors written meanwhile skip the HNSW
         index, which is built once over all of them when the load ends, as pgvector advises
-        for an initial load (growing the graph one vector at a time costs far more)."""
+        for an initial load (growing the graph one vector at a time costs far more), and each
+        write transaction counts its tenants' BM25 statistics once, before it commits, instead
+        of row by row (pg_migrations.py, migration 13)."""
         deferred: set[int] = set()
         self._shared[DEFERRED_INDEXES] = deferred
         try:
