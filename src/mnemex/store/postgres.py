@@ -184,8 +184,12 @@ class PostgresBackend:
         self._shared[DEFERRED_INDEXES] = deferred
         try:
             yield
-        finally:
+        finally:  # a load that failed half-way still gets the index of what it committed
             del self._shared[DEFERRED_INDEXES]
+            self._build_indexes(deferred)
+
+    def _build_indexes(self, deferred: set[int]) -> None:
+        """The HNSW index of each dimension a bulk load wrote, built in one pass each."""
         with self._connection() as conn:
             for dim in sorted(deferred):
                 conn.execute("BEGIN")
