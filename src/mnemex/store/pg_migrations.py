@@ -283,42 +283,23 @@ BULK_SETTING = "mnemex.bulk"  # 'on' in a bulk load's transactions (PostgresBack
 
 
 def _m013_bulk_loads(conn: Connection) -> None:
-    """The memories trigger leaves the BM25 statistics alone while the transaction has
-    `mnemex.bulk` on: a bulk load counts them once at its end (`lexicon_rebuild`). Counted row
-    by row, one transaction updating one tenant's `lexicon_docs` row 100,000 times leaves a
-    chain of 100,000 versions of it, walked on every update."""
+    """The function the memories trigger counts BM25 statistics with counts nothing while the
+    transaction has `mnemex.bulk` on: a bulk load counts them once at its end
+    (`lexicon_rebuild`). Counted row by row, one transaction updating one tenant's
+    `lexicon_docs` row 100,000 times leaves a chain of 100,000 versions of it, walked on every
+    update."""
     _run(
         conn,
         """
-CREATE OR REPLACE FUNCTION mnemex_memories_changed() RETURNS trigger LANGUAGE plpgsql AS $$
-DECLARE
-    counting BOOLEAN := coalesce(current_setting('mnemex.bulk', true), '') <> 'on';
-BEGIN
-    IF TG_OP = 'INSERT' THEN
-        IF counting THEN
-            PERFORM mnemex_lexicon_add(NEW.tenant, NEW.terms, NEW.doc_len, 1);
-        END IF;
-        INSERT INTO change_log (tenant, memory_id, op) VALUES (NEW.tenant, NEW.id, 'insert');
-        RETURN NEW;
-    ELSIF TG_OP = 'DELETE' THEN
-        IF counting THEN
-            PERFORM mnemex_lexicon_add(OLD.tenant, OLD.terms, OLD.doc_len, -1);
-        END IF;
-        INSERT INTO change_log (tenant, memory_id, op) VALUES (OLD.tenant, OLD.id, 'delete');
-        RETURN OLD;
-    END IF;
-    IF counting AND (NEW.terms IS DISTINCT FROM OLD.terms
-        OR NEW.doc_len IS DISTINCT FROM OLD.doc_len) THEN
-        PERFORM mnemex_lexicon_add(OLD.tenant, OLD.terms, OLD.doc_len, -1);
-        PERFORM mnemex_lexicon_add(NEW.tenant, NEW.terms, NEW.doc_len, 1);
-    END IF;
-    IF NEW.content IS DISTINCT FROM OLD.content OR NEW.tags IS DISTINCT FROM OLD.tags
-        OR NEW.entities IS DISTINCT FROM OLD.entities OR NEW.status IS DISTINCT FROM OLD.status
-        OR NEW.superseded_by IS DISTINCT FROM OLD.superseded_by THEN
-        INSERT INTO change_log (tenant, memory_id, op) VALUES (NEW.tenant, NEW.id, 'update');
-    END IF;
-    RETURN NEW;
-END
+CREATE OR REPLACE FUNCTION mnemex_lexicon_add(t TEXT, v TSVECTOR, n INTEGER, sign INTEGER)
+RETURNS void LANGUAGE sql AS $$
+    INSERT INTO lexicon_docs AS d (tenant, docs, tokens)
+        SELECT t, sign, sign * n WHERE coalesce(current_setting('mnemex.bulk', true), '') <> 'on'
+        ON CONFLICT (tenant) DO UPDATE SET docs = d.docs + sign, tokens = d.tokens + sign * n;
+    INSERT INTO lexicon_terms AS l (tenant, term, df)
+        SELECT t, lexeme, sign FROM unnest(tsvector_to_array(v)) AS lexeme
+        WHERE coalesce(current_setting('mnemex.bulk', true), '') <> 'on'
+        ON CONFLICT (tenant, term) DO UPDATE SET df = l.df + sign;
 $$
 """,
     )
