@@ -215,3 +215,13 @@ def test_an_edit_drops_the_names_it_removed_and_keeps_given_ones(tmp_path: Path)
         edited = store.update(saved.id, content="Met Priya at the Terraform meetup")
         assert "Kubernetes" not in edited.entities
         assert {"Terraform", "Project Atlas"} <= set(edited.entities)
+
+
+@pytest.mark.parametrize("text", ["ha", "ok ok", "what a day", "go on then", "lovely"])
+def test_chatter_files_under_no_tag(mem_store: MemoryStore, text: str) -> None:
+    """A topic label nearest to a few words of chatter is noise ("ha" came out as `dog`), and
+    search reads tags as it reads content: "What medicine does the dog get?" found "ha"."""
+    memory = mem_store.save(text).memory
+    assert memory.kind == "chatter" and memory.tags == []
+    dog = mem_store.save("Biscuit, our beagle, gets half an Apoquel tablet every morning.").memory
+    assert dog.tags  # a message with a topic still gets its labels

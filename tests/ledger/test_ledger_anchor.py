@@ -180,3 +180,33 @@ def test_names_relation_is_a_full_relation_match(relation: str, chosen: list[str
     answer as `relation_match(...) >= 1`, for any relation name and wording."""
     words = query_words(" ".join(chosen))
     assert names_relation(relation, words) == (relation_match(relation, words) >= 1)
+
+
+def test_a_quantity_never_replaces_a_name(store: MemoryStore) -> None:
+    """A clause that names a key ("The GP ...") and holds a number states no new value of it:
+    the GP stays Dr Hussain and the memory saying so stays in search."""
+    kept = store.save("Could you hang on to this: my GP is Dr Hussain at Kirkstall Health Centre.")
+    store.save("The GP has put my sertraline up to 100mg.")
+    assert [f.object for f in store.facts("user", "gp")] == [
+        "Dr Hussain at Kirkstall Health Centre"
+    ]
+    assert store.get(kept.id).superseded_by is None
+    assert kept.id in [hit.memory.id for hit in store.search("Who is my GP?", k=5)]
+
+
+@pytest.mark.parametrize(
+    ("value", "held", "fits"),
+    [
+        ("100mg", ["Dr Hussain"], False),
+        ("Dr Patel", ["100mg"], False),
+        ("26:55", ["27:40"], True),
+        ("£45", ["£40"], True),
+        ("12 Elm Street", ["Flat 4, Hyde Road"], True),  # an address is not a quantity
+        ("Year 10", ["Year 9"], True),
+        ("anything", [], True),
+    ],
+)
+def test_same_form(value: str, held: list[str], fits: bool) -> None:
+    from mnemex.ledger.kinds import same_form
+
+    assert same_form(value, held) is fits

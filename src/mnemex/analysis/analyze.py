@@ -181,7 +181,10 @@ class Analyzer:
         if s.analysis_dedup and view is not None:
             self._guard("dedup", errors, None, lambda: self._dedup(text, found, view))
         decide(result, p, s)
-        if s.analysis_tags and (always_tag or result.action in SAVING_ACTIONS):
+        # Chatter ("ok", "ha, classic Year 9") files under nothing: a topic label nearest to a
+        # few words is noise, and search reads tags as it reads content.
+        wanted = always_tag or result.action in SAVING_ACTIONS
+        if s.analysis_tags and wanted and result.kind != "chatter":
             result.tags = self._guard(
                 "tags",
                 errors,

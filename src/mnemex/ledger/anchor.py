@@ -18,6 +18,7 @@ import re
 from collections import Counter
 from dataclasses import dataclass
 
+from mnemex.ledger import kinds
 from mnemex.ledger.extract import USER, Triple
 from mnemex.ledger.history import LEDGER_STATUSES, store_order
 from mnemex.ledger.vocabulary import names_relation, query_words
@@ -183,7 +184,7 @@ def read(tx: Tx, clause: str, statement: str, *, spoken: bool = False) -> Triple
     holding = [f.object for f in tx.facts_for_key(subject_id, relation, (FactStatus.ACTIVE,))]
     old = [s for s in candidates if _is_old(clause, s, holding)]
     new = [s for s in candidates if s not in old]
-    if not new:
+    if not new or not kinds.same_form(new[-1].text, holding):
         return None
     # "Carol, who hated Vim, settled for Helix": of several new-looking values the last one is
     # where the statement lands (the value being left comes first, or carries a cue word).

@@ -110,6 +110,22 @@ def _shape(value: str) -> str | None:
     return None
 
 
+# A quantity: a number with at most a currency sign and a short unit ("100mg", "£40", "27:40",
+# "60/40", "3 days"); not an address or a name with a number ("12 Elm Street", "Year 10").
+_MEASURE = re.compile(r"^[~<>]?[£$€]?\d[\d.,:/]*\s?(?:[A-Za-z%]{1,5})?$")
+
+
+def is_measure(value: str) -> bool:
+    """Whether a value is a quantity rather than a name or a thing."""
+    return _MEASURE.match(value.strip()) is not None
+
+
+def same_form(value: str, held: list[str]) -> bool:
+    """Whether `value` could be a new value of a key holding `held`: a quantity replaces a
+    quantity, a name a name (a GP is not replaced by "100mg"). True when nothing is held."""
+    return not held or any(is_measure(value) == is_measure(other) for other in held)
+
+
 @functools.lru_cache(maxsize=8192)
 def relation_words(relation: str) -> frozenset[str]:
     """The words of a relation name, abbreviations spelled out, each also without its ending."""
