@@ -29,7 +29,10 @@ LAYERS: tuple[tuple[str, frozenset[str]], ...] = (
     ("retrieval", frozenset({"retrieval"})),
     ("analysis", frozenset({"analysis"})),
     ("engine", frozenset({"engine"})),
-    ("pipelines", frozenset({"saving", "search", "stats", "lifecycle", "graph", "ingest"})),
+    (
+        "pipelines",
+        frozenset({"saving", "resolution", "search", "stats", "lifecycle", "graph", "ingest"}),
+    ),
     ("facade", frozenset({"service", "browsing", "upkeep", "__init__"})),
     ("interfaces", frozenset({"interfaces"})),
 )

@@ -14,18 +14,18 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 from concurrent.futures import Future
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from datetime import datetime
 from typing import Protocol
 
 import numpy as np
 import numpy.typing as npt
 
+from mnemex import resolution
 from mnemex.clock import to_micros
 from mnemex.decay.curve import Decay
-from mnemex.embed import Vectors, embed_soon, from_bytes
+from mnemex.embed import Vectors, embed_soon
 from mnemex.engine import Engine
-from mnemex.ledger import resolve
 from mnemex.ledger import search as ledger
 from mnemex.models import SearchHit
 from mnemex.retrieval import episode, fuse, temporal_cues, usage
@@ -395,28 +395,14 @@ def _contenders(scores: dict[str, float], k: int, weight: float, exact: bool) ->
     return [memory_id for memory_id in ids if scores[memory_id] / top >= floor]
 
 
-def _asked_time(
-    resolving: bool, request: SearchRequest, now: datetime
-) -> tuple[temporal_cues.Period | None, bool, bool]:
-    """The period the question names, whether it asks about an earlier value (it then needs the
-    statements the ledger has superseded) and whether it asks for the value before the current
-    one ("What did X use before?": the keyed value before the current one answers)."""
-    if not resolving:
-        return None, False, False
-    period = temporal_cues.named_period(request.text, now) or temporal_cues.loose_period(
-        request.text, now
-    )
-    past = resolve.mode_of(request.text, None) is resolve.Mode.PAST
-    before = past and period is None and request.as_of is None
-    return period, period is not None or past, before
-
-
 def run_search(
     engine: Engine, tenant: str, tx: Tx, request: SearchRequest, now: datetime
 ) -> list[SearchHit]:
     """Channels fused by weighted RRF, priors and context added, blended with temporal scores."""
     settings = engine.settings
-    asked_period, earlier, before = _asked_time(settings.ledger_resolve, request, now)
+    asked_period, earlier, before = resolution.asked_time(
+        settings.ledger_resolve, request.text, request.as_of, now
+    )
     flt = memory_filter(tx, request, history=earlier)
     if flt is None:
         return []
@@ -461,9 +447,20 @@ def run_search(
     order = blend_reviews(ranking, decay_scores, request.k, settings.review_blend, engine.decay)
     if settings.mmr_trade_off < 1.0:
         order = diversify(tx, ids, ranking, final, request.k, settings.mmr_trade_off)
-    resolving = not adjusted.answered if before else earlier or not adjusted.answered
-    if settings.ledger_resolve and pending is not None and resolving:
-        order = _resolved(engine, tx, request, ids, ranking, order, pending, asked_period)
+    resolving, anchor = resolution.resolving(settings, adjusted, earlier=earlier, before=before)
+    if settings.ledger_resolve and pending is not None and (resolving or anchor is not None):
+        order = resolution.resolved(
+            engine,
+            tx,
+            request.text,
+            request.as_of,
+            ids,
+            ranking,
+            order,
+            pending,
+            asked_period,
+            anchor,
+        )
     records = tx.get_memories([ids[i] for i in order])
     channels["ledger"] = sorted(adjusted.answered.items(), key=lambda item: -item[1])
     explained = explain(channels, signals, ids, decay_scores) if request.explain else {}
@@ -479,58 +476,6 @@ def run_search(
     if request.include_history and request.as_of is None:
         hits = answers.order(hits)  # history on request, but never above the current value
     return hits
-
-
-def _resolved(
-    engine: Engine,
-    tx: Tx,
-    request: SearchRequest,
-    ids: list[str],
-    ranking: npt.NDArray[np.intp],
-    order: list[int],
-    pending: Future[Vectors],
-    period: temporal_cues.Period | None,
-) -> list[int]:
-    """The order with the memory that answers the asked attribute at the asked time first
-    (`period`: the one the question names, if any)."""
-    pool = [ids[int(i)] for i in ranking[: resolve.POOL]]
-    memories = tx.get_memories(pool)
-    members = resolve.about_subject(
-        request.text,
-        [
-            resolve.Candidate(
-                id=memory.id,
-                text=memory.content,
-                entities=memory.entities,
-                when=to_micros(memory.observed_at or memory.created_at),
-                vector=None,
-            )
-            for memory in (memories.get(memory_id) for memory_id in pool)
-            if memory is not None
-        ],
-    )
-    if len(members) < 2 or engine.embedder is None:
-        return order
-    vectors = tx.live_embeddings([m.id for m in members], engine.embedder.model_id)
-    dim = engine.embedder.dim
-    members = [
-        replace(m, vector=from_bytes(vectors[m.id], dim)) for m in members if m.id in vectors
-    ]
-    end = to_micros(request.as_of) if request.as_of is not None else None
-    if period is not None:
-        end = period[1] if end is None else min(end, period[1])
-    chosen = resolve.resolve(
-        request.text,
-        pending.result(),
-        members,
-        period_end=end,
-        floor=engine.settings.assertion_floor,
-    )
-    if chosen is None:
-        return order
-    position = ids.index(chosen)
-    rest = [i for i in order if i != position]
-    return [position, *rest][: len(order)]
 
 
 def fold_duplicates(

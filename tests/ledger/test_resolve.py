@@ -28,7 +28,17 @@ def said(
     return Candidate(f"m{n}", text, list(entities), day * DAY, PERSON + attribute + noise)
 
 
-def answer(question: str, query: np.ndarray, candidates: list[Candidate], **kw: int) -> str | None:
+def unlike(attribute: np.ndarray, seed: int) -> np.ndarray:
+    """Another attribute: a direction with no part of `attribute` (16 random dimensions alone
+    are often as close as two wordings of one attribute)."""
+    other = np.random.default_rng(seed).normal(size=16).astype(np.float32)
+    unit = attribute / np.linalg.norm(attribute)
+    return (other - (other @ unit) * unit).astype(np.float32)
+
+
+def answer(
+    question: str, query: np.ndarray, candidates: list[Candidate], **kw: int | str
+) -> str | None:
     """Resolution as search runs it: the subject's statements first, then the answer."""
     return resolve.resolve(question, query, resolve.about_subject(question, candidates), **kw)
 
@@ -87,6 +97,23 @@ def test_no_subject_no_answer_and_first_person_is_the_user() -> None:
         said(3, "Dana drives a Tesla", 50, CAR),
     ]
     assert answer("what car do I drive", query, mine) == "m2"
+
+
+@pytest.mark.usefixtures("mentions_are_not_assertions")
+def test_a_later_assertion_overrides_what_the_ledger_read_only_of_its_own_attribute() -> None:
+    """The ledger read "Dana drives a silver Corolla" (m1) and missed the trade-in: the later
+    car statement answers, never the later job one, nor a car statement older than m1."""
+    query = PERSON + CAR
+    candidates = story()
+    assert answer("What car does Dana have?", query, candidates, anchor="m1") == "m5"
+    others = [  # what else a store says of Dana: centring needs a few statements to remove her
+        said(6 + n, f"Dana's {what} is new", 45 + n, unlike(CAR, n))
+        for n, what in enumerate(("gym", "city", "dentist"))
+    ]
+    no_car_since = [c for c in candidates if c.id not in ("m3", "m5")] + others
+    assert answer("What car does Dana have?", query, no_car_since, anchor="m1") is None
+    assert answer("What car does Dana have?", query, candidates, anchor="m5") is None
+    assert answer("What car does Omar have?", query, candidates, anchor="m1") is None
 
 
 def test_question_time() -> None:

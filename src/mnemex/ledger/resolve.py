@@ -35,6 +35,7 @@ CENTRE_PRIOR = 5.0  # the centre is the subject's mean shrunk as if 5 zero vecto
 LINK = 0.0  # centred cosine to the seed at which a statement joins the seed's group
 MARGIN = 0.5  # ... and how far below the seed's centred cosine to the question it may be
 ASKED_FLOOR = 0.05  # ... and the least centred cosine to the question it must have
+ANCHOR_LINK = 0.4  # centred cosine to the ledger's answer at which a statement joins its group
 POOL = 20  # candidates read, best first
 FIRST_PERSON = re.compile(r"\b(?:i|i'm|i've|i'd|my|me|mine|myself)\b", re.IGNORECASE)
 _PAST = re.compile(
@@ -106,7 +107,9 @@ def _unit(matrix: npt.NDArray[np.float32]) -> npt.NDArray[np.float32]:
     return unit
 
 
-def _group(members: list[Candidate], query: Vector) -> list[int]:
+def _group(
+    members: list[Candidate], query: Vector, seed: int | None = None, link_floor: float = LINK
+) -> list[int]:
     """Indexes (into members) of the statements about the attribute the question asks, the
     closest to it first (the seed).
 
@@ -120,11 +123,13 @@ def _group(members: list[Candidate], query: Vector) -> list[int]:
     centred = _unit(matrix - centre)
     asked = (query - centre) / max(float(np.linalg.norm(query - centre)), 1e-9)
     closeness = centred @ asked
-    seed = int(np.argmax(closeness))
+    seed = int(np.argmax(closeness)) if seed is None else seed
     link = centred @ centred[seed]
     floor = max(float(closeness[seed]) - MARGIN, ASKED_FLOOR)
     group = [
-        i for i in range(len(members)) if i == seed or (link[i] >= LINK and closeness[i] >= floor)
+        i
+        for i in range(len(members))
+        if i == seed or (link[i] >= link_floor and closeness[i] >= floor)
     ]
     return sorted(group, key=lambda i: -closeness[i])
 
@@ -190,14 +195,24 @@ def resolve(
     *,
     period_end: int | None = None,
     floor: float = 0.7,
+    anchor: str | None = None,
 ) -> str | None:
     """The id of the statement about the subject (`about_subject`'s, with their vectors) that
-    answers the question's attribute at its time, or None."""
+    answers the question's attribute at its time, or None.
+
+    `anchor`: the memory stating the value the ledger read off plain text for the question. It
+    is the seed, only statements much like it form its group, and only a later assertion among
+    them answers instead (the ledger missed the change).
+    """
     members = [c for c in members if c.vector is not None]
     if query is None or len(members) < 2:
         return None
     names = subject_names(question, members)
-    group = [members[i] for i in _group(members, query)]
+    seed = next((i for i, c in enumerate(members) if c.id == anchor), None)
+    if anchor is not None and seed is None:
+        return None  # the ledger's answer is not about the subject the question names
+    link = LINK if seed is None else ANCHOR_LINK
+    group = [members[i] for i in _group(members, query, seed, link)]
     if len(group) < 2:
         return None
     scores = assertion.probabilities(
@@ -213,4 +228,7 @@ def resolve(
     if mode is Mode.PAST:
         before = _before_current(asserted, question, names)
         return before.id if before is not None else None
-    return max(asserted, key=lambda c: c.when).id
+    latest = max(asserted, key=lambda c: c.when)
+    if seed is not None and latest.when <= members[seed].when:
+        return None
+    return latest.id

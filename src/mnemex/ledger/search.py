@@ -316,6 +316,7 @@ class Adjusted:
 
     candidates: list[tuple[str, float]]
     answered: dict[str, float]
+    keyed: bool = False  # a fact its writer keyed answers (else only extracted ones do)
 
 
 class LedgerAnswers:
@@ -341,7 +342,12 @@ class LedgerAnswers:
 
     def weights(self, cosines: Cosines | None = None) -> dict[str, float]:
         """Memory id -> weight in (0, 1] for the memories stating the values asked for."""
+        return self._answers(cosines)[0]
+
+    def _answers(self, cosines: Cosines | None) -> tuple[dict[str, float], set[str]]:
+        """`weights`, and the memories among them that state a keyed fact."""
         weights: dict[str, float] = {}
+        keyed: set[str] = set()
         for facts, direct, found, (hop_score, hop_best) in self._asked:
             score, best, hop = direct, found, 1.0
             if not best:
@@ -353,7 +359,9 @@ class LedgerAnswers:
                 if fact.memory_id:
                     weight = score * hop + RECENCY_STEP * rank
                     weights[fact.memory_id] = max(weights.get(fact.memory_id, 0.0), weight)
-        return weights
+                    if fact.confidence >= KEYED:
+                        keyed.add(fact.memory_id)
+        return weights, keyed
 
     def adjust(
         self,
@@ -366,7 +374,7 @@ class LedgerAnswers:
         if self._as_of is not None:
             keep = _valid_memories(tx, [i for i, _ in candidates], self._as_of)
             candidates = [(i, s) for i, s in candidates if i in keep]
-        weights = self.weights(cosines)
+        weights, keyed = self._answers(cosines)
         allowed = set(tx.filter_ids(list(weights), flt)) if weights else set()
         answered = {i: weights[i] for i in allowed}
         if not allowed:
@@ -375,7 +383,8 @@ class LedgerAnswers:
         # Above every lexical match: the ledger knows these memories state the asked-for value.
         boosted = {i: top * (1.5 + weights[i]) for i in allowed}
         rest = [(i, s) for i, s in candidates if i not in boosted]
-        return Adjusted(sorted(boosted.items(), key=lambda item: -item[1]) + rest, answered)
+        first = sorted(boosted.items(), key=lambda item: -item[1])
+        return Adjusted(first + rest, answered, keyed=bool(keyed & allowed))
 
     def order(self, hits: list[SearchHit]) -> list[SearchHit]:
         """Hits with every memory whose facts are all superseded moved below the others."""

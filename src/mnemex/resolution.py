@@ -1,0 +1,108 @@
+"""Read-time resolution inside a search: which questions it answers, and the order with the
+memory that answers the asked attribute at the asked time first (ledger/resolve.py decides
+which memory that is)."""
+
+from __future__ import annotations
+
+from concurrent.futures import Future
+from dataclasses import replace
+from datetime import datetime
+
+import numpy as np
+import numpy.typing as npt
+
+from mnemex.clock import to_micros
+from mnemex.config import Settings
+from mnemex.embed import Vectors, from_bytes
+from mnemex.engine import Engine
+from mnemex.ledger import resolve
+from mnemex.ledger import search as ledger
+from mnemex.retrieval import temporal_cues
+from mnemex.store.base import Tx
+
+
+def asked_time(
+    resolving: bool, text: str, as_of: datetime | None, now: datetime
+) -> tuple[temporal_cues.Period | None, bool, bool]:
+    """The period the question names, whether it asks about an earlier value (it then needs the
+    statements the ledger has superseded) and whether it asks for the value before the current
+    one ("What did X use before?": the keyed value before the current one answers)."""
+    if not resolving:
+        return None, False, False
+    period = temporal_cues.named_period(text, now) or temporal_cues.loose_period(text, now)
+    past = resolve.mode_of(text, None) is resolve.Mode.PAST
+    before = past and period is None and as_of is None
+    return period, period is not None or past, before
+
+
+def resolving(
+    settings: Settings, adjusted: ledger.Adjusted, *, earlier: bool, before: bool
+) -> tuple[bool, str | None]:
+    """Whether read-time resolution answers, and the memory the ledger answered with that it
+    checks (`resolved`'s `anchor`).
+
+    Questions about the past are resolved unless the ledger knows the value before the current
+    one; questions about now when the ledger has no answer. What the ledger read off plain text
+    is checked against time order: a later assertion of the same attribute that it could not
+    read answers instead. A keyed value is final.
+    """
+    anchor = None
+    if adjusted.answered and not adjusted.keyed and not earlier and settings.resolve_extracted:
+        anchor = max(adjusted.answered, key=lambda i: adjusted.answered[i])
+    resolving = not adjusted.answered if before else earlier or not adjusted.answered
+    return resolving, anchor
+
+
+def resolved(
+    engine: Engine,
+    tx: Tx,
+    text: str,
+    as_of: datetime | None,
+    ids: list[str],
+    ranking: npt.NDArray[np.intp],
+    order: list[int],
+    pending: Future[Vectors],
+    period: temporal_cues.Period | None,
+    anchor: str | None = None,
+) -> list[int]:
+    """The order with the memory that answers the asked attribute at the asked time first
+    (`period`: the one the question names, if any)."""
+    pool = [ids[int(i)] for i in ranking[: resolve.POOL]]
+    memories = tx.get_memories(pool)
+    members = resolve.about_subject(
+        text,
+        [
+            resolve.Candidate(
+                id=memory.id,
+                text=memory.content,
+                entities=memory.entities,
+                when=to_micros(memory.observed_at or memory.created_at),
+                vector=None,
+            )
+            for memory in (memories.get(memory_id) for memory_id in pool)
+            if memory is not None
+        ],
+    )
+    if len(members) < 2 or engine.embedder is None:
+        return order
+    vectors = tx.live_embeddings([m.id for m in members], engine.embedder.model_id)
+    dim = engine.embedder.dim
+    members = [
+        replace(m, vector=from_bytes(vectors[m.id], dim)) for m in members if m.id in vectors
+    ]
+    end = to_micros(as_of) if as_of is not None else None
+    if period is not None:
+        end = period[1] if end is None else min(end, period[1])
+    chosen = resolve.resolve(
+        text,
+        pending.result(),
+        members,
+        period_end=end,
+        floor=engine.settings.assertion_floor,
+        anchor=anchor,
+    )
+    if chosen is None:
+        return order
+    position = ids.index(chosen)
+    rest = [i for i in order if i != position]
+    return [position, *rest][: len(order)]
