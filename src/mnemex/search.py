@@ -26,6 +26,7 @@ from mnemex.clock import to_micros
 from mnemex.decay.curve import Decay
 from mnemex.embed import Vectors, embed_soon
 from mnemex.engine import Engine
+from mnemex.ledger import resolve
 from mnemex.ledger import search as ledger
 from mnemex.models import SearchHit
 from mnemex.retrieval import episode, fuse, temporal_cues, usage
@@ -435,7 +436,10 @@ def run_search(
     adjusted = answers.adjust(list(scores.items()), flt, cosines)
     scores = dict(adjusted.candidates)
     exact = settings.review_blend == 0 and settings.mmr_trade_off >= 1
-    ids = _contenders(scores, request.k, settings.temporal_weight, exact)
+    # Read-time resolution reads the best POOL candidates whatever k is: the statement that set
+    # an earlier value ranks low, and at k=5 the cut would leave it out.
+    reach = max(request.k, resolve.POOL) if settings.ledger_resolve else request.k
+    ids = _contenders(scores, reach, settings.temporal_weight, exact)
     temporal = tx.temporal_of(ids)
     # The shared graph may know memories newer than this transaction's snapshot: skip those.
     ids = [memory_id for memory_id in ids if memory_id in temporal]

@@ -7,8 +7,10 @@ from collections.abc import Sequence
 import numpy as np
 import pytest
 
+from mnemex import MemoryStore
 from mnemex.ledger import assertion, resolve
 from mnemex.ledger.resolve import Candidate, Mode
+from tests.conftest import FakeClock
 
 DAY = 86_400_000_000
 RNG = np.random.default_rng(3)
@@ -151,3 +153,35 @@ def test_the_shipped_model_tells_a_mention_from_an_assertion() -> None:
     texts = assertions + mentions
     p = assertion.probabilities(texts, embedder.embed(texts))
     assert p[:3].min() > p[3:].max(), p
+
+
+def test_names_end_without_the_full_stop() -> None:
+    """ "Xfinity." is the value Xfinity: with the stop, "April." and "Mbps." made the fibre
+    installation look like a change away from another value and answer "before fibre"."""
+    group = [
+        Candidate("a", "Ethan Cole's home broadband comes from Comcast Xfinity.", [], 1, None),
+        Candidate(
+            "b", "Ethan finally got fibre: Google Fiber was installed in April.", [], 2, None
+        ),
+        Candidate("c", "Ethan ran a speed test on Google Fiber and got 940 Mbps.", [], 3, None),
+    ]
+    before = resolve._before_current(group, "What internet did Ethan have before fibre?", {"ethan"})
+    assert before is not None and before.id == "a"
+
+
+def test_an_earlier_value_is_found_whatever_k(mem_store: MemoryStore, clock: FakeClock) -> None:
+    """Resolution reads the best 20 candidates even when one hit is asked for: the statement
+    that set the earlier value ranks low (old, and other statements name the subject)."""
+    first = mem_store.save("Rosa Delgado takes the 38 bus to the hospital.")
+    for text in [
+        "Rosa Delgado's parrot eats Harrison's Bird Foods pellets.",
+        "Rosa ended up going with ZuPreem for the parrot, half the price.",
+        "Rosa walks to work now that she moved three blocks away.",
+        "Rosa picks up the parrot's ZuPreem at the pet shop on her walk home.",
+        "Rosa's husband still takes the bus every day.",
+        "Rosa wondered whether Kaytee would be better for the new budgie.",
+    ]:
+        clock.advance(days=30)
+        mem_store.save(text)
+    hits = mem_store.search("How did Rosa get to work before the move?", k=1)
+    assert [hit.memory.id for hit in hits] == [first.id]

@@ -44,6 +44,11 @@ _PAST = re.compile(
     r"no\s+longer|(?:the|his|her|their|my)\s+old|first\s+one|had\s+been)\b",
     re.IGNORECASE,
 )
+CALENDAR = frozenset(
+    "january february march april may june july august september october november december "
+    "jan feb mar apr jun jul aug sep sept oct nov dec monday tuesday wednesday thursday friday "
+    "saturday sunday".split()
+)
 _TOKEN = re.compile(r"\w[\w.+-]*\w|\w")
 _NAMED = re.compile(r"(?<![.!?]\s)(?<!^)\b[A-Z0-9][\w.+-]*")  # capitalised, not first
 
@@ -134,10 +139,16 @@ def _group(
     return sorted(group, key=lambda i: -closeness[i])
 
 
+def _names_in(text: str) -> set[str]:
+    """The capitalised words and numbers of a text past its first word, casefolded, without the
+    full stop that ends a sentence ("Xfinity." is Xfinity; "Node.js" keeps its dot)."""
+    return {t.casefold().rstrip(".") for t in _NAMED.findall(text)} - {""}
+
+
 def _value_words(text: str, ignore: set[str]) -> set[str]:
     """What a statement says the value is, roughly: its names (capitalised words, numbers), or
     else its content words, minus the subject, the question's and the group's common words."""
-    named = {t.casefold() for t in _NAMED.findall(text.strip())} - ignore
+    named = _names_in(text.strip()) - ignore
     if named:
         return named
     return {t for t in _tokens(text) if t not in STOPWORDS and t not in ignore and len(t) > 1}
@@ -153,12 +164,20 @@ def _before_current(group: list[Candidate], question: str, names: set[str]) -> C
     ordered = sorted(group, key=lambda c: c.when)
     every = set.intersection(*(set(_tokens(c.text)) for c in ordered))
     asked = set(_tokens(question)) - STOPWORDS - names
-    ignore = names | every | asked
+    # The subject's whole name ("Ethan Cole" for "ethan") and dates are no value ("in April").
+    named = {
+        part
+        for c in ordered
+        for name in c.entities
+        if (parts := _tokens(name)) and parts[0] in names
+        for part in parts
+    }
+    ignore = names | named | every | asked | CALENDAR
     values = [_value_words(c.text, ignore) for c in ordered]
     start, current = len(ordered) - 1, values[-1]
     for i, c in enumerate(ordered):
-        named = {t.casefold() for t in _NAMED.findall(question)} - names
-        if named & {t.casefold() for t in _NAMED.findall(c.text)}:
+        named = _names_in(question) - names
+        if named & _names_in(c.text):
             start, current = i, named
             break
     old: set[str] = set()
