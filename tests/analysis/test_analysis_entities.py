@@ -75,3 +75,13 @@ def test_linking_uses_stored_names_aliases_and_ignores_case(mem_store: MemorySto
     analysis = mem_store.analyze("the falcon launch slipped a week")
     linked = [e for e in analysis.entities if e["entity_id"] == entity.id]
     assert linked and linked[0]["text"] == "Project Falcon"
+
+
+def test_a_person_span_joined_by_a_lowercase_word_is_split() -> None:
+    """spaCy reads "Owen to Iyengar Institute" as one person; a particle stays in a name."""
+    names = [m.text for m in entities.extract("Yoga Loft lost Owen to Iyengar Institute today.")]
+    assert "Owen" in names and "Iyengar Institute" in names
+    assert not any(" to " in name for name in names)
+    assert entities._person_parts([("Ana de Armas", "PERSON", 0, 12, "")], "Ana de Armas") == [
+        ("Ana de Armas", "PERSON", 0, 12, "")
+    ]

@@ -28,3 +28,24 @@ def test_a_short_query_lists_every_subjects_current_value(mem_store: MemoryStore
 def test_a_short_query_naming_no_key_is_left_to_the_channels(mem_store: MemoryStore) -> None:
     mem_store.save("Alice switched to Neovim")
     assert mem_store.search("weather", k=5) == []
+
+
+def test_a_first_name_finds_the_one_person_named_like_it(mem_store: MemoryStore) -> None:
+    """ "Owen" is Owen Gallagher although NER read "Owen to Iyengar Institute" as a person, and
+    "Lucas" is Lucas Moreau although it took him for an organisation."""
+    owen = mem_store.save(
+        "Owen's mentor is Siobhan Kelly.",
+        subject="Owen Gallagher",
+        relation="mentor",
+        value="Siobhan Kelly",
+    )
+    lucas = mem_store.save(
+        "Lucas Moreau picks up his prescriptions at Boots.",
+        subject="Lucas Moreau",
+        relation="pharmacy",
+        value="Boots",
+    )
+    mem_store.save("Yoga Loft lost Owen to Iyengar Institute after his back injury.")
+    mem_store.save("Lucas gave up on Canal+ and went with Prime Video.")
+    assert mem_store.search("Who is Owen's mentor at the moment?", k=3)[0].memory.id == owen.id
+    assert mem_store.search("Which pharmacy does Lucas use?", k=3)[0].memory.id == lucas.id

@@ -101,8 +101,9 @@ def choose_named(
     if score >= settings.relation_review_threshold and candidates[best] in own:
         return KeyChoice(candidates[best], "review", score, original=relation)
     # Below the auto threshold a name only another subject uses is no reason to hold a fact
-    # back: nothing of this subject would be superseded, so it starts a key of its own.
-    return KeyChoice(relation, "new", 1.0 - score)
+    # back: nothing of this subject would be superseded, so it starts a key of its own. A key
+    # its writer named stays as sure as the writer: only a read key is as unsure as the match.
+    return KeyChoice(relation, "new", 1.0 if triple.confidence >= 1.0 else 1.0 - score)
 
 
 def _holding(facts: list[Fact], value: str | None) -> str | None:

@@ -9,6 +9,7 @@ keeps a memory whose facts are all superseded below the others when history is a
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Sequence
 from concurrent.futures import Future
 from dataclasses import dataclass
@@ -32,7 +33,7 @@ from mnemex.ledger.vocabulary import (
     query_words,
     relation_match,
 )
-from mnemex.models import Fact, FactStatus, SearchHit
+from mnemex.models import Entity, Fact, FactStatus, SearchHit
 from mnemex.store.base import MemoryFilter, Tx
 from mnemex.text import STOPWORDS, normalize_name
 
@@ -46,6 +47,7 @@ KEYED = 1.0  # the confidence of a fact its writer keyed (subject=, relation=, v
 MAX_NEIGHBOURS = 20
 SECOND_HOP = 0.8  # a fact found through another entity ranks just below a direct answer
 RECENCY_STEP = 0.001  # orders equally matching answers by date without changing their tier
+NOT_PERSONS = frozenset({"place", "product", "technology", "project", "event"})
 SHORT_QUERY = 3  # content words: a query this short naming no subject asks for its key's values
 MAX_KEYED = 20  # values of a key named by a short query, most recent first
 STORE_RELATIONS = 500  # relations of the store a short query is matched against
@@ -80,13 +82,24 @@ def mentioned(tx: Tx, text: str) -> list[str]:
     return found[:MAX_SUBJECTS]
 
 
+_PERSON_NAME = re.compile(r"^[A-Z][\w'’-]*(?:\s+[A-Z][\w'’-]*){1,2}$")
+
+
+def _a_person(entity: Entity) -> bool:
+    """A person, or an entity named like one ("Lucas Moreau", which the small NER model took for
+    an organisation): not "Owen to Iyengar Institute", nor a place."""
+    if entity.expired_at is not None or entity.category in NOT_PERSONS:
+        return False
+    return _PERSON_NAME.match(entity.name) is not None
+
+
 def by_first_name(tx: Tx, text: str, found: Sequence[str]) -> list[str]:
     """The persons a capitalised first name in the query names by their full name: "Priya" is
     the tenant's one Priya with a surname (none when there are several)."""
     out: list[str] = []
     for token in dict.fromkeys(t for t in _name_tokens(text) if t[:1].isupper()):
         people = tx.entities_by_prefix(normalize_name(token) + " ", 3)
-        ids = [e.id for e in people if e.expired_at is None and e.category == "person"]
+        ids = [e.id for e in people if _a_person(e)]
         if len(ids) == 1 and ids[0] not in found and ids[0] not in out:
             out.append(ids[0])
     return out
