@@ -433,7 +433,9 @@ def run_search(
     scores, signals = _score(engine, tx, request, now, channels, weights, with_graph)
     _admit(tx, graph, scores, channels, flt)
     # The ledger: only what was valid at `as_of`, and the memory stating an asked-for key first.
-    adjusted = answers.adjust(list(scores.items()), flt, cosines)
+    adjusted = answers.adjust(
+        list(scores.items()), flt, cosines, ledger.statements_for(tx, embedder, pending)
+    )
     scores = dict(adjusted.candidates)
     exact = settings.review_blend == 0 and settings.mmr_trade_off >= 1
     # Read-time resolution reads the best POOL candidates whatever k is: the statement that set

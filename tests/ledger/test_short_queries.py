@@ -3,7 +3,10 @@ key's current values (the README's own REST example: "editor" after "Alice switc
 
 from __future__ import annotations
 
+import pytest
+
 from mnemex import MemoryStore
+from mnemex.ledger import search as ledger_search
 
 
 def test_a_one_word_query_finds_what_its_word_names(mem_store: MemoryStore) -> None:
@@ -49,3 +52,29 @@ def test_a_first_name_finds_the_one_person_named_like_it(mem_store: MemoryStore)
     mem_store.save("Lucas gave up on Canal+ and went with Prime Video.")
     assert mem_store.search("Who is Owen's mentor at the moment?", k=3)[0].memory.id == owen.id
     assert mem_store.search("Which pharmacy does Lucas use?", k=3)[0].memory.id == lucas.id
+
+
+def test_a_keyed_fact_answers_a_question_that_names_its_statement_not_its_key(
+    mem_store: MemoryStore, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """ "How does Amara get to work?" names no word of `commute_mode`, and the relation name's
+    embedding is far from it (0.15): the statement of the key is close."""
+    commute = mem_store.save(
+        "Amara Nwosu cycles to the office now.",
+        subject="Amara Nwosu",
+        relation="commute_mode",
+        value="cycling",
+    )
+    mem_store.save(
+        "Amara Nwosu does all her mockups in Sketch.",
+        subject="Amara Nwosu",
+        relation="design_tool",
+        value="Sketch",
+    )
+    mem_store.save("Amara's flatmate drives in, which Amara thinks is madness.")
+    mem_store.save("Amara's team migrated to Figma in April and she went with them.")
+    question = "How does Amara get to work these days?"
+    top = mem_store.search(question, k=3, explain=True)[0]
+    assert top.memory.id == commute.id and "ledger" in top.channels
+    monkeypatch.setattr(ledger_search, "STATEMENT_FLOOR", 2.0)  # the step off: no answer
+    assert "ledger" not in mem_store.search(question, k=3, explain=True)[0].channels

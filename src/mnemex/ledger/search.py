@@ -16,6 +16,9 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
+import numpy as np
+
+from mnemex.embed import from_bytes
 from mnemex.ledger.extract import USER
 from mnemex.ledger.history import (
     LEDGER_STATUSES,
@@ -48,6 +51,8 @@ MAX_NEIGHBOURS = 20
 SECOND_HOP = 0.8  # a fact found through another entity ranks just below a direct answer
 RECENCY_STEP = 0.001  # orders equally matching answers by date without changing their tier
 NOT_PERSONS = frozenset({"place", "product", "technology", "project", "event"})
+STATEMENT_FLOOR = 0.4  # question / statement cosine a keyed fact's memory needs to answer so
+STATEMENT_MARGIN = 0.05  # ...and by how much it must lead the subject's other keys' statements
 SHORT_QUERY = 3  # content words: a query this short naming no subject asks for its key's values
 MAX_KEYED = 20  # values of a key named by a short query, most recent first
 STORE_RELATIONS = 500  # relations of the store a short query is matched against
@@ -183,6 +188,7 @@ def _second_hop(
 
 
 Cosines = Callable[[Sequence[str]], list[float] | None]  # question vs relation names
+Statements = Callable[[Sequence[str]], dict[str, float]]  # question vs memories, by id
 
 
 def cosines_for(embedder: Embedder | None, query: Future[Any] | None) -> Cosines | None:
@@ -207,6 +213,43 @@ def _best(facts: list[Fact], words: set[str]) -> tuple[float, list[Fact]]:
     if top < MIN_MATCH:
         return 0.0, []
     return top, [f for score, f in scored if score == top]
+
+
+def statements_for(
+    tx: Tx, embedder: Embedder | None, query: Future[Any] | None
+) -> Statements | None:
+    """Question / stored-memory cosines, from the query vector search computes anyway."""
+    if embedder is None or query is None:
+        return None
+    pending = query
+
+    def statements(ids: Sequence[str]) -> dict[str, float]:
+        vectors = tx.live_embeddings(list(dict.fromkeys(ids)), embedder.model_id)
+        asked = np.asarray(pending.result(), dtype=np.float32)
+        return {i: float(from_bytes(v, embedder.dim) @ asked) for i, v in vectors.items()}
+
+    return statements
+
+
+def _stated(facts: list[Fact], statements: Statements | None) -> tuple[float, list[Fact]]:
+    """When neither a word nor the relation names' embeddings name a relation: the subject's
+    relation whose current statement is clearly nearest to the question ("How does Amara get to
+    work?" and "Amara cycles to the office now" for `commute_mode`)."""
+    held = [f for f in facts if f.relation != "?" and f.memory_id]
+    found = statements([f.memory_id for f in held if f.memory_id]) if statements and held else {}
+    best_of: dict[str, float] = {}
+    for fact in held:
+        cosine = found.get(fact.memory_id or "")
+        if cosine is not None:
+            best_of[fact.relation] = max(best_of.get(fact.relation, -1.0), cosine)
+    if not best_of:
+        return 0.0, []
+    ranked = sorted(((c, r) for r, c in best_of.items()), reverse=True)
+    best, name = ranked[0]
+    second = ranked[1][0] if len(ranked) > 1 else 0.0
+    if best < STATEMENT_FLOOR or best - second < STATEMENT_MARGIN:
+        return 0.0, []
+    return MIN_MATCH, [f for f in facts if f.relation == name]
 
 
 def _embedded(facts: list[Fact], cosines: Cosines | None) -> tuple[float, list[Fact]]:
@@ -353,11 +396,15 @@ class LedgerAnswers:
         self._as_of = as_of
         self._asked = _asked(tx, text, as_of, before=before) if answer else []
 
-    def weights(self, cosines: Cosines | None = None) -> dict[str, float]:
+    def weights(
+        self, cosines: Cosines | None = None, statements: Statements | None = None
+    ) -> dict[str, float]:
         """Memory id -> weight in (0, 1] for the memories stating the values asked for."""
-        return self._answers(cosines)[0]
+        return self._answers(cosines, statements)[0]
 
-    def _answers(self, cosines: Cosines | None) -> tuple[dict[str, float], set[str]]:
+    def _answers(
+        self, cosines: Cosines | None, statements: Statements | None = None
+    ) -> tuple[dict[str, float], set[str]]:
         """`weights`, and the memories among them that state a keyed fact."""
         weights: dict[str, float] = {}
         keyed: set[str] = set()
@@ -365,6 +412,8 @@ class LedgerAnswers:
             score, best, hop = direct, found, 1.0
             if not best:
                 score, best = _embedded(facts, cosines)
+            if not best:
+                score, best = _stated([f for f in facts if f.confidence >= KEYED], statements)
             if not best and hop_best:
                 score, best, hop = hop_score, hop_best, SECOND_HOP
             # Among equally good answers the most recent statement leads.
@@ -381,13 +430,14 @@ class LedgerAnswers:
         candidates: list[tuple[str, float]],
         flt: MemoryFilter,
         cosines: Cosines | None = None,
+        statements: Statements | None = None,
     ) -> Adjusted:
         """Candidates that held at `as_of`, with the memories stating asked-for values first."""
         tx = self._tx
         if self._as_of is not None:
             keep = _valid_memories(tx, [i for i, _ in candidates], self._as_of)
             candidates = [(i, s) for i, s in candidates if i in keep]
-        weights, keyed = self._answers(cosines)
+        weights, keyed = self._answers(cosines, statements)
         allowed = set(tx.filter_ids(list(weights), flt)) if weights else set()
         answered = {i: weights[i] for i in allowed}
         if not allowed:
