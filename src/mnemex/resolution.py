@@ -38,7 +38,7 @@ def asked_time(
 def resolving(
     settings: Settings, adjusted: ledger.Adjusted, *, earlier: bool, before: bool
 ) -> tuple[bool, str | None]:
-    """Whether read-time resolution answers, and the memory the ledger answered with that it
+    """Whether read-time resolution runs, and the memory the ledger answered with that it
     checks (`resolved`'s `anchor`).
 
     Questions about the past are resolved unless the ledger knows the value before the current
@@ -49,8 +49,8 @@ def resolving(
     anchor = None
     if adjusted.answered and not adjusted.keyed and not earlier and settings.resolve_extracted:
         anchor = max(adjusted.answered, key=lambda i: adjusted.answered[i])
-    resolving = not adjusted.answered if before else earlier or not adjusted.answered
-    return resolving, anchor
+    unanswered = not adjusted.answered if before else earlier or not adjusted.answered
+    return unanswered or anchor is not None, anchor
 
 
 def resolved(

@@ -454,7 +454,7 @@ def run_search(
     if settings.mmr_trade_off < 1.0:
         order = diversify(tx, ids, ranking, final, request.k, settings.mmr_trade_off)
     resolving, anchor = resolution.resolving(settings, adjusted, earlier=earlier, before=before)
-    if settings.ledger_resolve and pending is not None and (resolving or anchor is not None):
+    if settings.ledger_resolve and pending is not None and resolving:
         order = resolution.resolved(
             engine,
             tx,

@@ -165,18 +165,18 @@ def _before_current(group: list[Candidate], question: str, names: set[str]) -> C
     every = set.intersection(*(set(_tokens(c.text)) for c in ordered))
     asked = set(_tokens(question)) - STOPWORDS - names
     # The subject's whole name ("Ethan Cole" for "ethan") and dates are no value ("in April").
-    named = {
+    whole_names = {
         part
         for c in ordered
         for name in c.entities
         if (parts := _tokens(name)) and parts[0] in names
         for part in parts
     }
-    ignore = names | named | every | asked | CALENDAR
+    ignore = names | whole_names | every | asked | CALENDAR
     values = [_value_words(c.text, ignore) for c in ordered]
     start, current = len(ordered) - 1, values[-1]
+    named = _names_in(question) - names
     for i, c in enumerate(ordered):
-        named = _names_in(question) - names
         if named & _names_in(c.text):
             start, current = i, named
             break

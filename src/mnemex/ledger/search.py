@@ -242,12 +242,20 @@ def _stated(facts: list[Fact], statements: Statements | None) -> tuple[float, li
         cosine = found.get(fact.memory_id or "")
         if cosine is not None:
             best_of[fact.relation] = max(best_of.get(fact.relation, -1.0), cosine)
-    if not best_of:
+    return _clear_lead(facts, best_of, STATEMENT_FLOOR, STATEMENT_MARGIN)
+
+
+def _clear_lead(
+    facts: list[Fact], by_relation: dict[str, float], floor: float, margin: float
+) -> tuple[float, list[Fact]]:
+    """The facts of the relation scoring best, as the weakest kind of match, when it scores at
+    least `floor` and leads the next relation by `margin`; else none."""
+    if not by_relation:
         return 0.0, []
-    ranked = sorted(((c, r) for r, c in best_of.items()), reverse=True)
+    ranked = sorted(((score, r) for r, score in by_relation.items()), reverse=True)
     best, name = ranked[0]
     second = ranked[1][0] if len(ranked) > 1 else 0.0
-    if best < STATEMENT_FLOOR or best - second < STATEMENT_MARGIN:
+    if best < floor or best - second < margin:
         return 0.0, []
     return MIN_MATCH, [f for f in facts if f.relation == name]
 
@@ -259,12 +267,7 @@ def _embedded(facts: list[Fact], cosines: Cosines | None) -> tuple[float, list[F
     found = None if cosines is None or not names else cosines(names)
     if not found:
         return 0.0, []
-    ranked = sorted(zip(found, names, strict=True), reverse=True)
-    best, name = ranked[0]
-    second = ranked[1][0] if len(ranked) > 1 else 0.0
-    if best < EMBED_FLOOR or best - second < EMBED_MARGIN:
-        return 0.0, []
-    return MIN_MATCH, [f for f in facts if f.relation == name]
+    return _clear_lead(facts, dict(zip(names, found, strict=True)), EMBED_FLOOR, EMBED_MARGIN)
 
 
 def _neighbours(tx: Tx, subject_id: str, facts: list[Fact]) -> list[str]:
