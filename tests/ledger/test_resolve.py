@@ -8,7 +8,8 @@ import numpy as np
 import pytest
 
 from mnemex import MemoryStore
-from mnemex.ledger import assertion, resolve
+from mnemex.embed import Embedder
+from mnemex.ledger import assertion, attribute, resolve
 from mnemex.ledger.resolve import Candidate, Mode
 from tests.conftest import FakeClock
 
@@ -47,12 +48,14 @@ def answer(
 
 @pytest.fixture
 def mentions_are_not_assertions(monkeypatch: pytest.MonkeyPatch) -> None:
-    """The assertion model as a rule, so these cases test resolution alone."""
+    """The assertion model as a rule, and grouping by the centred-cosine rule the models fall
+    back to, so these cases (16 random dimensions, not MiniLM's) test resolution alone."""
 
     def probabilities(texts: list[str], _vectors: np.ndarray) -> np.ndarray:
         return np.array([0.1 if "tells" in t or "?" in t else 0.9 for t in texts])
 
     monkeypatch.setattr(assertion, "probabilities", probabilities)
+    monkeypatch.setattr(attribute, "_model", lambda: None)
 
 
 def story() -> list[Candidate]:
@@ -118,6 +121,28 @@ def test_a_later_assertion_overrides_what_the_ledger_read_only_of_its_own_attrib
     assert answer("What car does Omar have?", query, candidates, anchor="m1") is None
 
 
+@pytest.mark.usefixtures("mentions_are_not_assertions")
+def test_an_answer_read_off_a_mention_gives_way_to_the_latest_assertion() -> None:
+    """The ledger read a value off "Her brother tells Dana to get a Tesla" (m2, the latest
+    statement): the mention never answers, the latest assertion before it does."""
+    query = PERSON + CAR
+    assert answer("What car does Dana have?", query, story(), anchor="m2") == "m5"
+
+
+@pytest.mark.usefixtures("mentions_are_not_assertions")
+def test_a_value_no_earlier_assertion_named_must_read_as_a_change(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A later statement giving a new value answers only when it reads as a change; one
+    restating a known value (or naming the old one) needs no change."""
+    query = PERSON + CAR
+    later = [*story(), said(6, "Dana drove a Kia Picanto around town", 70, CAR)]
+    monkeypatch.setattr(assertion, "change_probabilities", lambda t, _v: np.full(len(t), 0.2))
+    assert answer("What car does Dana have?", query, later) == "m5"
+    monkeypatch.setattr(assertion, "change_probabilities", lambda t, _v: np.full(len(t), 0.9))
+    assert answer("What car does Dana have?", query, later) == "m6"
+
+
 def test_question_time() -> None:
     for past in (
         "What did Dana use before Zed?",
@@ -135,11 +160,16 @@ def test_question_time() -> None:
     assert resolve.mode_of("What did Dana drive?", 5) is Mode.AT
 
 
-def test_the_shipped_model_tells_a_mention_from_an_assertion() -> None:
+@pytest.fixture(scope="module")
+def embedder() -> Embedder:
     from mnemex.embed import load_embedder
 
-    embedder = load_embedder("minilm-int8")
-    assert embedder is not None
+    loaded = load_embedder("minilm-int8")
+    assert loaded is not None
+    return loaded
+
+
+def test_the_shipped_model_tells_a_mention_from_an_assertion(embedder: Embedder) -> None:
     assertions = [
         "Dana traded the hatchback in for a Mazda.",
         "Omar's salary goes to Monzo these days.",
@@ -153,6 +183,52 @@ def test_the_shipped_model_tells_a_mention_from_an_assertion() -> None:
     texts = assertions + mentions
     p = assertion.probabilities(texts, embedder.embed(texts))
     assert p[:3].min() > p[3:].max(), p
+
+
+def test_the_shipped_change_model_tells_a_change_from_a_mention(embedder: Embedder) -> None:
+    changes = [
+        "Omar moved his current account over to Starling in May.",
+        "These days Lena's team is Payments.",
+        "Dana finally got rid of the hatchback and picked up a Mazda.",
+    ]
+    mentions = [
+        "Omar's sister swears by Monzo.",
+        "Dana test-drove a Tesla at the weekend but kept her car.",
+        "Lena wondered whether the Payments team has a free seat.",
+    ]
+    texts = changes + mentions
+    p = assertion.change_probabilities(texts, embedder.embed(texts))
+    assert p[:3].min() > 0.5 > p[3:].max(), p
+
+
+def test_the_shipped_model_groups_statements_of_one_attribute(embedder: Embedder) -> None:
+    """Two wordings of Dana's car (no word in common but her name) are grouped for a car
+    question; her job statements are not, though they are about her too."""
+    texts = [
+        "Dana Whitfield drives a silver Corolla.",
+        "Dana works as an analyst at Globex.",
+        "Dana finally got rid of the hatchback and picked up a Mazda.",
+        "Dana's dentist is Dr Patel on Hill Street.",
+        "Dana moved over to Initech as a data engineer in June.",
+    ]
+    question = "What car does Dana drive?"
+    chosen = attribute.group(
+        texts, embedder.embed(texts), question, embedder.embed([question])[0], {"dana"}
+    )
+    assert {0, 2} <= set(chosen) and not {1, 4} & set(chosen), chosen
+
+
+def test_the_assertion_model_reads_no_names_and_no_one_attribute_words() -> None:
+    """Who is named says nothing about how a value is stated: two sentences alike but for the
+    names give the same n-grams. And a gram outside the shipped vocabulary (seen with fewer than
+    three training attributes) adds nothing to the features."""
+    assert assertion.ngrams("Carol's sister joined Fitness First.") == assertion.ngrams(
+        "Priya's sister joined Anytime Fitness."
+    )
+    vocabulary = assertion._vocabulary()
+    assert vocabulary is not None and "sister" in vocabulary
+    assert not assertion.hashed(["plugh xyzzy"], vocabulary).any()
+    assert assertion.hashed(["her sister"], vocabulary).any()
 
 
 def test_names_end_without_the_full_stop() -> None:

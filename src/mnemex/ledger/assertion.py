@@ -18,39 +18,83 @@ from importlib import resources
 import numpy as np
 import numpy.typing as npt
 
+from mnemex.text import STOPWORDS
+
 BUCKETS = 4096  # hashed n-gram features
 _WORD = re.compile(r"[a-z]+(?:'[a-z]+)?|[?!]")
+# A capitalised word past the first: a name, which says who or what, never how it is said.
+_NAME = re.compile(r"(?<![.!?]\s)(?<!^)\b[A-Z][\w.+-]*")
+_FIRST = re.compile(r"^[A-Z][\w.+-]*")
+# The first word is a name too (most sentences open with their subject), unless it is a
+# function word: the stopwords and the conjunctions and prepositions that open a clause.
+_OPENERS = STOPWORDS | {"since", "according", "whenever", "once", "until", "because", "back"}
 
 
 def ngrams(text: str) -> list[str]:
-    """The sentence's words (lowercase, names and numbers dropped) and their pairs."""
+    """The sentence's words (lowercase; names become one placeholder, so the model learns
+    "xname's sister joined xname", not who the sister is; numbers dropped) and their pairs."""
+    text = _NAME.sub("Xname", text.strip())
+    first = _FIRST.match(text)
+    if first and first.group().casefold() not in _OPENERS:
+        text = "Xname" + text[first.end() :]
     tokens = _WORD.findall(text.casefold())
     return tokens + [f"{a} {b}" for a, b in itertools.pairwise(tokens)]
 
 
-def hashed(texts: list[str]) -> npt.NDArray[np.float32]:
-    """Hashed n-gram counts, each row scaled to unit length."""
+def hashed(texts: list[str], vocabulary: frozenset[str] | None = None) -> npt.NDArray[np.float32]:
+    """Hashed n-gram counts, each row scaled to unit length; with a vocabulary, only its grams
+    count (the shipped model's: those seen with at least three attributes in training, so a
+    word of one attribute's sentences, "password" or "inhaler", says nothing either way)."""
     out = np.zeros((len(texts), BUCKETS), dtype=np.float32)
     for row, text in enumerate(texts):
         for gram in ngrams(text):
-            out[row, zlib.crc32(gram.encode()) % BUCKETS] += 1.0
+            if vocabulary is None or gram in vocabulary:
+                out[row, zlib.crc32(gram.encode()) % BUCKETS] += 1.0
     norms = np.linalg.norm(out, axis=1, keepdims=True)
     scaled: npt.NDArray[np.float32] = out / np.maximum(norms, 1.0)
     return scaled
 
 
-def features(texts: list[str], vectors: npt.NDArray[np.float32]) -> npt.NDArray[np.float32]:
+def features(
+    texts: list[str],
+    vectors: npt.NDArray[np.float32],
+    vocabulary: frozenset[str] | None = None,
+) -> npt.NDArray[np.float32]:
     """The model's input: embedding and hashed n-grams side by side."""
-    return np.hstack([vectors.astype(np.float32), hashed(texts)])
+    return np.hstack([vectors.astype(np.float32), hashed(texts, vocabulary)])
 
 
 @cache
-def _model() -> tuple[npt.NDArray[np.float32], float] | None:
+def _vocabulary() -> frozenset[str] | None:
+    """The n-grams the shipped model reads (None: every gram, for a model saved without)."""
     path = resources.files("mnemex.ledger").joinpath("data/assertion.npz")
     if not path.is_file():
         return None
     with path.open("rb") as handle, np.load(handle) as saved:
-        return saved["weights"].astype(np.float32), float(saved["bias"])
+        return frozenset(saved["grams"].tolist()) if "grams" in saved else None
+
+
+@cache
+def _model(which: str) -> tuple[npt.NDArray[np.float32], float] | None:
+    path = resources.files("mnemex.ledger").joinpath("data/assertion.npz")
+    if not path.is_file():
+        return None
+    with path.open("rb") as handle, np.load(handle) as saved:
+        prefix = "" if which == "assertion" else f"{which}_"
+        if f"{prefix}weights" not in saved:
+            return None
+        return saved[f"{prefix}weights"].astype(np.float32), float(saved[f"{prefix}bias"])
+
+
+def _scores(
+    which: str, texts: list[str], vectors: npt.NDArray[np.float32]
+) -> npt.NDArray[np.float64]:
+    model = _model(which)
+    if model is None or len(texts) == 0 or vectors.shape[1] + BUCKETS != len(model[0]):
+        return np.ones(len(texts))  # no model, or vectors of another embedding model
+    weights, bias = model
+    logits = features(texts, vectors, _vocabulary()) @ weights + bias
+    return 1.0 / (1.0 + np.exp(-logits.astype(np.float64)))
 
 
 def probabilities(texts: list[str], vectors: npt.NDArray[np.float32]) -> npt.NDArray[np.float64]:
@@ -59,9 +103,14 @@ def probabilities(texts: list[str], vectors: npt.NDArray[np.float32]) -> npt.NDA
     Without the model file, or for vectors of another embedding model than the one it was
     trained on, every sentence counts as an assertion (resolution then goes by time alone).
     """
-    model = _model()
-    if model is None or len(texts) == 0 or vectors.shape[1] + BUCKETS != len(model[0]):
-        return np.ones(len(texts))  # no model, or vectors of another embedding model
-    weights, bias = model
-    logits = features(texts, vectors) @ weights + bias
-    return 1.0 / (1.0 + np.exp(-logits.astype(np.float64)))
+    return _scores("assertion", texts, vectors)
+
+
+def change_probabilities(
+    texts: list[str], vectors: npt.NDArray[np.float32]
+) -> npt.NDArray[np.float64]:
+    """P(the sentence tells of a change of the subject's value rather than mention a value),
+    from a second model trained on changes against mentions alone: a value no earlier statement
+    named must come with a change, where a restatement of a known one need not (1.0 for every
+    sentence without the model)."""
+    return _scores("change", texts, vectors)

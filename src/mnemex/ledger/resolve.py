@@ -28,14 +28,16 @@ from enum import Enum
 import numpy as np
 import numpy.typing as npt
 
-from mnemex.ledger import assertion
+from mnemex.ledger import assertion, attribute
+from mnemex.ledger.attribute import names_in, tokens
 from mnemex.text import STOPWORDS
 
-CENTRE_PRIOR = 5.0  # the centre is the subject's mean shrunk as if 5 zero vectors joined
-LINK = 0.0  # centred cosine to the seed at which a statement joins the seed's group
-MARGIN = 0.5  # ... and how far below the seed's centred cosine to the question it may be
-ASKED_FLOOR = 0.05  # ... and the least centred cosine to the question it must have
-ANCHOR_LINK = 0.4  # centred cosine to the ledger's answer at which a statement joins its group
+CHANGE_FLOOR = 0.5  # P(change) a statement naming a value no earlier assertion named must have
+ANCHOR_FLOOR = 0.5  # P(same attribute) at which a statement joins the ledger answer's group
+ANCHOR_LINK = 0.4  # ... and the least centred cosine to it (templated notes look alike)
+# P(assertion) below which the ledger's answer reads as a mention and stops being the anchor:
+# the model's own boundary, lower than `floor`, for the write side already read it as a value.
+ANCHOR_MENTION = 0.5
 POOL = 20  # candidates read, best first
 FIRST_PERSON = re.compile(r"\b(?:i|i'm|i've|i'd|my|me|mine|myself)\b", re.IGNORECASE)
 _PAST = re.compile(
@@ -49,8 +51,6 @@ CALENDAR = frozenset(
     "jan feb mar apr jun jul aug sep sept oct nov dec monday tuesday wednesday thursday friday "
     "saturday sunday".split()
 )
-_TOKEN = re.compile(r"\w[\w.+-]*\w|\w")
-_NAMED = re.compile(r"(?<![.!?]\s)(?<!^)\b[A-Z0-9][\w.+-]*")  # capitalised, not first
 
 Vector = npt.NDArray[np.float32]
 
@@ -81,20 +81,16 @@ class Candidate:
     vector: Vector | None
 
 
-def _tokens(text: str) -> list[str]:
-    return [t.casefold() for t in _TOKEN.findall(text)]
-
-
 def subject_names(question: str, candidates: Sequence[Candidate]) -> set[str]:
     """The candidates' entity names the question names (whole, or by a first name)."""
-    asked = set(_tokens(question)) - STOPWORDS
+    asked = set(tokens(question)) - STOPWORDS
     found: set[str] = set()
     for candidate in candidates:
         for name in candidate.entities:
-            parts = _tokens(name)
+            parts = tokens(name)
             if not parts:
                 continue
-            if " ".join(parts) in " ".join(_tokens(question)) or parts[0] in asked:
+            if " ".join(parts) in " ".join(tokens(question)) or parts[0] in asked:
                 found.add(parts[0])
     return found
 
@@ -102,56 +98,28 @@ def subject_names(question: str, candidates: Sequence[Candidate]) -> set[str]:
 def about(candidate: Candidate, names: set[str], first_person: bool) -> bool:
     """True when the candidate speaks of one of the names (or of the user, in the first person)."""
     if names:
-        return bool(names & set(_tokens(candidate.text)))
+        return bool(names & set(tokens(candidate.text)))
     return first_person and FIRST_PERSON.search(candidate.text) is not None
-
-
-def _unit(matrix: npt.NDArray[np.float32]) -> npt.NDArray[np.float32]:
-    norms = np.linalg.norm(matrix, axis=1, keepdims=True)
-    unit: npt.NDArray[np.float32] = matrix / np.maximum(norms, 1e-9)
-    return unit
-
-
-def _group(
-    members: list[Candidate], query: Vector, seed: int | None = None, link_floor: float = LINK
-) -> list[int]:
-    """Indexes (into members) of the statements about the attribute the question asks, the
-    closest to it first (the seed).
-
-    Centred on the subject's statements (their shared part, the person, removed), the question
-    and each statement keep what is particular: the attribute and the value. The seed is the
-    statement closest to the question so; the group, those close to the seed and not much
-    further from the question.
-    """
-    matrix = np.stack([m.vector for m in members if m.vector is not None]).astype(np.float32)
-    centre = matrix.sum(axis=0) / (len(matrix) + CENTRE_PRIOR)
-    centred = _unit(matrix - centre)
-    asked = (query - centre) / max(float(np.linalg.norm(query - centre)), 1e-9)
-    closeness = centred @ asked
-    seed = int(np.argmax(closeness)) if seed is None else seed
-    link = centred @ centred[seed]
-    floor = max(float(closeness[seed]) - MARGIN, ASKED_FLOOR)
-    group = [
-        i
-        for i in range(len(members))
-        if i == seed or (link[i] >= link_floor and closeness[i] >= floor)
-    ]
-    return sorted(group, key=lambda i: -closeness[i])
-
-
-def _names_in(text: str) -> set[str]:
-    """The capitalised words and numbers of a text past its first word, casefolded, without the
-    full stop that ends a sentence ("Xfinity." is Xfinity; "Node.js" keeps its dot)."""
-    return {t.casefold().rstrip(".") for t in _NAMED.findall(text)} - {""}
 
 
 def _value_words(text: str, ignore: set[str]) -> set[str]:
     """What a statement says the value is, roughly: its names (capitalised words, numbers), or
     else its content words, minus the subject, the question's and the group's common words."""
-    named = _names_in(text.strip()) - ignore
+    named = names_in(text.strip()) - ignore
     if named:
         return named
-    return {t for t in _tokens(text) if t not in STOPWORDS and t not in ignore and len(t) > 1}
+    return {t for t in tokens(text) if t not in STOPWORDS and t not in ignore and len(t) > 1}
+
+
+def _subject_words(members: Sequence[Candidate], names: set[str]) -> set[str]:
+    """The subject's names and every word of its whole name ("ethan", "cole" for "Ethan Cole")."""
+    return names | {
+        part
+        for c in members
+        for name in c.entities
+        if (parts := tokens(name)) and parts[0] in names
+        for part in parts
+    }
 
 
 def _before_current(group: list[Candidate], question: str, names: set[str]) -> Candidate | None:
@@ -162,22 +130,15 @@ def _before_current(group: list[Candidate], question: str, names: set[str]) -> C
     old value, or something else, answers. "before Y" starts from the first statement naming Y.
     """
     ordered = sorted(group, key=lambda c: c.when)
-    every = set.intersection(*(set(_tokens(c.text)) for c in ordered))
-    asked = set(_tokens(question)) - STOPWORDS - names
+    every = set.intersection(*(set(tokens(c.text)) for c in ordered))
+    asked = set(tokens(question)) - STOPWORDS - names
     # The subject's whole name ("Ethan Cole" for "ethan") and dates are no value ("in April").
-    whole_names = {
-        part
-        for c in ordered
-        for name in c.entities
-        if (parts := _tokens(name)) and parts[0] in names
-        for part in parts
-    }
-    ignore = names | whole_names | every | asked | CALENDAR
+    ignore = _subject_words(ordered, names) | every | asked | CALENDAR
     values = [_value_words(c.text, ignore) for c in ordered]
     start, current = len(ordered) - 1, values[-1]
-    named = _names_in(question) - names
+    named = names_in(question) - names
     for i, c in enumerate(ordered):
-        if named & _names_in(c.text):
+        if named & names_in(c.text):
             start, current = i, named
             break
     old: set[str] = set()
@@ -196,6 +157,27 @@ def _before_current(group: list[Candidate], question: str, names: set[str]) -> C
     if changed is not None:
         return changed
     return ordered[start] if start < len(ordered) - 1 and start > 0 else None
+
+
+def _settled(asserted: list[Candidate], subject: set[str]) -> list[Candidate]:
+    """The assertions that may answer: a statement naming a value no earlier assertion named
+    must read as a change (the change model); one restating a known value, or naming the old
+    one, need not. The first assertion sets the first value and always stays."""
+    ordered = sorted(asserted, key=lambda c: c.when)
+    named = [names_in(c.text) - subject - CALENDAR for c in ordered]
+    fresh = [
+        i
+        for i in range(1, len(ordered))
+        if named[i] and not any(named[i] & named[j] for j in range(i))
+    ]
+    if not fresh:
+        return ordered
+    vectors = [v for i in fresh if (v := ordered[i].vector) is not None]
+    if len(vectors) < len(fresh):
+        return ordered  # resolve() passes only candidates with vectors
+    changes = assertion.change_probabilities([ordered[i].text for i in fresh], np.stack(vectors))
+    dropped = {i for i, p in zip(fresh, changes, strict=True) if p < CHANGE_FLOOR}
+    return [c for i, c in enumerate(ordered) if i not in dropped]
 
 
 def about_subject(question: str, candidates: Sequence[Candidate]) -> list[Candidate]:
@@ -221,7 +203,8 @@ def resolve(
 
     `anchor`: the memory stating the value the ledger read off plain text for the question. It
     is the seed, only statements much like it form its group, and only a later assertion among
-    them answers instead (the ledger missed the change).
+    them answers instead (the ledger missed the change). An anchor that reads as a mention is
+    no anchor: the question is resolved as if the ledger had no answer.
     """
     members = [c for c in members if c.vector is not None]
     if query is None or len(members) < 2:
@@ -230,14 +213,30 @@ def resolve(
     seed = next((i for i, c in enumerate(members) if c.id == anchor), None)
     if anchor is not None and seed is None:
         return None  # the ledger's answer is not about the subject the question names
-    link = LINK if seed is None else ANCHOR_LINK
-    group = [members[i] for i in _group(members, query, seed, link)]
+    if seed is not None:
+        said = members[seed]
+        assert said.vector is not None  # members without vectors were dropped above
+        if assertion.probabilities([said.text], said.vector[None, :])[0] < ANCHOR_MENTION:
+            seed = None  # read off a mention: resolve as if the ledger had no answer
+    chosen = attribute.group(
+        [c.text for c in members],
+        np.stack([c.vector for c in members if c.vector is not None]).astype(np.float32),
+        question,
+        query,
+        _subject_words(members, names),
+        seed,
+        attribute.FLOOR if seed is None else ANCHOR_FLOOR,
+        attribute.LINK if seed is None else ANCHOR_LINK,
+    )
+    group = [members[i] for i in chosen]
     if len(group) < 2:
         return None
     scores = assertion.probabilities(
         [c.text for c in group], np.stack([c.vector for c in group if c.vector is not None])
     )
-    asserted = [c for c, p in zip(group, scores, strict=True) if p >= floor]
+    asserted = _settled(
+        [c for c, p in zip(group, scores, strict=True) if p >= floor], _subject_words(group, names)
+    )
     if not asserted:
         return None
     mode = mode_of(question, period_end)
@@ -249,5 +248,5 @@ def resolve(
         return before.id if before is not None else None
     latest = max(asserted, key=lambda c: c.when)
     if seed is not None and latest.when <= members[seed].when:
-        return None
+        return None  # the ledger's answer is the latest assertion: it stands
     return latest.id

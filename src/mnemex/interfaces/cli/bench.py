@@ -183,7 +183,10 @@ def eval_ledger(
             base = Settings.load(env={}, data_dir=Path(folder))
             if embed_model is not None:
                 base = base.replace(embed_model=embed_model)
-            paths = told.paths([p for p in stories.split(",") if p.strip()])
+            try:
+                paths = told.paths([p for p in stories.split(",") if p.strip()])
+            except told.StoryError as err:
+                raise typer.BadParameter(str(err), param_hint="--stories") from err
             result += told.run(paths, list(range(seed, seed + seeds)), base, ablations=ablations)
     emit(result, as_json, lambda r: rows_table(r, "mnemex eval ledger"))
 
