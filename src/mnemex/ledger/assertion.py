@@ -12,7 +12,7 @@ from __future__ import annotations
 import itertools
 import re
 import zlib
-from functools import cache
+from functools import cache, lru_cache
 from importlib import resources
 
 import numpy as np
@@ -41,18 +41,35 @@ def ngrams(text: str) -> list[str]:
     return tokens + [f"{a} {b}" for a, b in itertools.pairwise(tokens)]
 
 
+def counts(text: str, vocabulary: frozenset[str] | None = None) -> dict[int, float]:
+    """The text's n-gram counts by hash bucket, scaled to unit length; with a vocabulary, only
+    its grams count (the shipped model's: those seen with at least three attributes in
+    training, so a word of one attribute's sentences, "password" or "inhaler", says nothing
+    either way)."""
+    found: dict[int, float] = {}
+    for gram in ngrams(text):
+        if vocabulary is None or gram in vocabulary:
+            bucket = zlib.crc32(gram.encode()) % BUCKETS
+            found[bucket] = found.get(bucket, 0.0) + 1.0
+    norm = max(1.0, float(np.sqrt(sum(c * c for c in found.values()))))
+    return {bucket: c / norm for bucket, c in found.items()}
+
+
 def hashed(texts: list[str], vocabulary: frozenset[str] | None = None) -> npt.NDArray[np.float32]:
-    """Hashed n-gram counts, each row scaled to unit length; with a vocabulary, only its grams
-    count (the shipped model's: those seen with at least three attributes in training, so a
-    word of one attribute's sentences, "password" or "inhaler", says nothing either way)."""
+    """`counts` of each text as the rows of a matrix."""
     out = np.zeros((len(texts), BUCKETS), dtype=np.float32)
     for row, text in enumerate(texts):
-        for gram in ngrams(text):
-            if vocabulary is None or gram in vocabulary:
-                out[row, zlib.crc32(gram.encode()) % BUCKETS] += 1.0
-    norms = np.linalg.norm(out, axis=1, keepdims=True)
-    scaled: npt.NDArray[np.float32] = out / np.maximum(norms, 1.0)
-    return scaled
+        for bucket, value in counts(text, vocabulary).items():
+            out[row, bucket] = value
+    return out
+
+
+@lru_cache(maxsize=8192)
+def _counted(text: str) -> tuple[npt.NDArray[np.intp], npt.NDArray[np.float32]]:
+    """The shipped vocabulary's `counts` of a text, as arrays (cached: a search scores the same
+    memories again and again, twice each when the change model is asked too)."""
+    found = counts(text, _vocabulary())
+    return np.fromiter(found, np.intp, len(found)), np.fromiter(found.values(), np.float32)
 
 
 def features(
@@ -93,7 +110,12 @@ def _scores(
     if model is None or len(texts) == 0 or vectors.shape[1] + BUCKETS != len(model[0]):
         return np.ones(len(texts))  # no model, or vectors of another embedding model
     weights, bias = model
-    logits = features(texts, vectors, _vocabulary()) @ weights + bias
+    dims = vectors.shape[1]  # the same numbers as features() @ weights, the n-grams sparse
+    grams = weights[dims:]
+    logits = vectors.astype(np.float32) @ weights[:dims] + bias
+    for row, text in enumerate(texts):
+        buckets, values = _counted(text)
+        logits[row] += float(grams[buckets] @ values)
     return 1.0 / (1.0 + np.exp(-logits.astype(np.float64)))
 
 
