@@ -302,6 +302,8 @@ def write_draft(
         renamed = {a: b for a, b in zip(said, draft.entities, strict=True) if a != b}
         if renamed:
             draft.enrichment["canonical"] = renamed
+        # "Leila" and "Leila Karimi" in one sentence are one entity once canonical: named once
+        draft.entities = list(dict.fromkeys(draft.entities))
     memory = new_memory(tenant, draft, now)
     repeated = _repeated(tx, draft, duplicates, settings)
     if repeated is not None:  # folds into the memory it repeats, which counts a use

@@ -90,6 +90,14 @@ def test_save_keeps_what_the_caller_gave(mem_store: MemoryStore) -> None:
     assert bare.enrichment == {} and bare.memory.entities == []
 
 
+def test_a_first_name_and_its_full_name_in_one_save_are_one_entity(mem_store: MemoryStore) -> None:
+    """The fact's subject "Leila" becomes "Leila Karimi", whom NER also found: named once."""
+    mem_store.save("Leila Karimi works out of the King's Cross office.")
+    saved = mem_store.save("Leila's team is hiring for the Manchester office too.")
+    names = [name.casefold() for name in saved.memory.entities]
+    assert len(names) == len(set(names)), saved.memory.entities
+
+
 def test_save_writes_relations_and_attributes(mem_store: MemoryStore) -> None:
     saved = mem_store.save("Bob is Alice's manager")
     graph = mem_store.graph("Bob")
