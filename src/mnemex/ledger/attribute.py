@@ -32,7 +32,7 @@ from mnemex.text import STOPWORDS
 
 CENTRE_PRIOR = 5.0  # the centre is the subject's mean shrunk as if 5 zero vectors joined
 FLOOR = 0.5  # P(same attribute) at which a statement joins the seed's group
-LINK = 0.0  # without the model: centred cosine to the seed at which a statement joins
+LINK = 0.0  # the least centred cosine to the seed a statement must have to join (model or rule)
 MARGIN = 0.5  # ... and how far below the seed's centred cosine to the question it may be
 ASKED_FLOOR = 0.05  # ... and the least centred cosine to the question it must have
 FEATURES = 11
@@ -161,7 +161,7 @@ def group(
     subject: set[str],
     seed: int | None = None,
     floor: float = FLOOR,
-    link: float = -1.0,
+    link: float = LINK,
 ) -> list[int]:
     """Indexes of the statements about the attribute the question asks, closest to it first
     (the seed first); `link`: the least centred cosine to the seed they must also have."""
@@ -171,7 +171,7 @@ def group(
     model = _model()
     if model is None:
         least = max(float(close[seed]) - MARGIN, ASKED_FLOOR)
-        joined = (rows[:, 4] >= LINK) & (close >= least)
+        joined = (rows[:, 4] >= link) & (close >= least)
     else:
         weights, bias, chain_weights, chain_bias = model
         first = (rows @ weights + bias).astype(np.float64)
