@@ -77,6 +77,21 @@ def test_dropping_one_value_for_another_is_one_change() -> None:
     assert (change.value, change.previous, change.negated) == ("Helix", "Emacs", False)
 
 
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Switched to Neovim, VS Code was getting slow on the monorepo.",
+        "Switched to Neovim.",
+        "I switched to Neovim, VS Code was getting slow.",
+    ],
+)
+def test_a_subjectless_note_and_a_comma_splice(text: str) -> None:
+    """A note that opens on a change verb is the writer's; a second clause after a comma with
+    a subject and verb of its own is not part of the value."""
+    [triple] = extract_facts(text)
+    assert (triple.subject, triple.value) == (USER, "Neovim")
+
+
 def test_two_clauses_share_their_subject() -> None:
     triples = extract_facts("Alice uses Vim and lives in Paris")
     assert [(t.subject, t.relation, t.value) for t in triples] == [

@@ -17,6 +17,7 @@ from mnemex.ledger.patterns import (
     ADVERBS,
     AND_VERB,
     AS_REL,
+    DIARY,
     FRAMES,
     GROUP,
     HEADING,
@@ -38,6 +39,7 @@ from mnemex.ledger.patterns import (
     REPORTED,
     SENTENCES,
     SO,
+    SPLICE,
     SUBJECT_HEAD,
     TAIL,
     UNSURE,
@@ -153,6 +155,11 @@ def _clauses(sentence: str) -> list[str]:
     cause, *effect = SO.split(sentence, maxsplit=1)
     if effect:  # "Bob's laptop died, so his work machine is a Framework now"
         return [*_clauses(cause), *_clauses(effect[0])]
+    first, *spliced = SPLICE.split(sentence, maxsplit=1)
+    if spliced:
+        return [*_clauses(first), *_clauses(spliced[0])]
+    if DIARY.match(sentence):
+        sentence = "I " + sentence[0].lower() + sentence[1:]
     parts = AND_VERB.split(sentence)
     if len(parts) == 1:
         return parts

@@ -321,6 +321,18 @@ RELATION_TIME = re.compile(
 )
 
 SO = re.compile(r",\s+so\s+(?=(?:his|her|their|my|I|he|she|they|it|[A-Z])\b)")
+# A comma splice: a second clause with a subject and a verb of its own ("Switched to Neovim,
+# VS Code was getting slow"); without the split the first clause's value runs into it.
+SPLICE = re.compile(
+    r",\s+(?=(?:[A-Z][\w.+-]*(?:\s+[A-Z][\w.+-]*)*|it|he|she|they|we)\s+"
+    r"(?:is|was|were|are|has|had|kept|got)\b)"
+)
+# A note with no subject that opens on a change verb is the writer's ("Switched to Neovim").
+DIARY = re.compile(
+    r"^(?=(?:switched|changed|moved|migrated|converted|upgraded|downgraded|transitioned)"
+    r"\s+(?:over\s+)?(?:to|from|back)\b)",
+    re.IGNORECASE,
+)
 
 LABEL = re.compile(r"^[A-Za-z][\w ]{0,24}:\s+(?=\S)")  # "Quick note: ...", "Status: ..."
 
