@@ -4,7 +4,8 @@
 get a Tesla" only mentions one. A logistic model reads the sentence embedding (MiniLM, 384
 numbers) and hashed word 1-2-grams (so "keeps telling her to", "thinking about", "?" count); it
 was trained by training/assertion/train.py on labelled story statements (none of the sets it is
-scored on) and ships as data/assertion.npz. Scoring is one matrix product: microseconds.
+scored on) and ships as data/assertion.npz. Scoring is the embedding's dot product plus the
+weights of the text's n-gram buckets (counted once per text and cached): microseconds.
 """
 
 from __future__ import annotations
@@ -82,25 +83,31 @@ def features(
 
 
 @cache
-def _vocabulary() -> frozenset[str] | None:
-    """The n-grams the shipped model reads (None: every gram, for a model saved without)."""
+def _saved() -> dict[str, npt.NDArray[np.generic]] | None:
+    """Every array of the shipped data/assertion.npz, read once (None without the file)."""
     path = resources.files("mnemex.ledger").joinpath("data/assertion.npz")
     if not path.is_file():
         return None
     with path.open("rb") as handle, np.load(handle) as saved:
-        return frozenset(saved["grams"].tolist()) if "grams" in saved else None
+        return {key: saved[key] for key in saved.files}
+
+
+@cache
+def _vocabulary() -> frozenset[str] | None:
+    """The n-grams the shipped model reads (None: every gram, for a model saved without)."""
+    saved = _saved()
+    if saved is None or "grams" not in saved:
+        return None
+    return frozenset(saved["grams"].tolist())
 
 
 @cache
 def _model(which: str) -> tuple[npt.NDArray[np.float32], float] | None:
-    path = resources.files("mnemex.ledger").joinpath("data/assertion.npz")
-    if not path.is_file():
+    saved = _saved()
+    prefix = "" if which == "assertion" else f"{which}_"
+    if saved is None or f"{prefix}weights" not in saved:
         return None
-    with path.open("rb") as handle, np.load(handle) as saved:
-        prefix = "" if which == "assertion" else f"{which}_"
-        if f"{prefix}weights" not in saved:
-            return None
-        return saved[f"{prefix}weights"].astype(np.float32), float(saved[f"{prefix}bias"])
+    return saved[f"{prefix}weights"].astype(np.float32), float(saved[f"{prefix}bias"])
 
 
 def _scores(
