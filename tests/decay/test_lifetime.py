@@ -13,7 +13,7 @@ import mnemex
 from mnemex import MemoryStore, Settings
 from mnemex.decay import reinforce
 from mnemex.decay.curve import Decay
-from mnemex.decay.kinds import KINDS
+from mnemex.decay.kinds import KINDS, LASTING_KINDS
 from tests.conftest import FakeClock
 
 NOTE = "The staging database password rotates every Monday morning"
@@ -87,6 +87,27 @@ def test_gc_spares_requests_pins_and_current_values_and_logs_each_archive(
     assert report.spared == {"request": 1, "pinned": 1, "ledger": 1}
     archived = mem_store.events(kind="gc_archive")
     assert [(e.subject_id, e.payload["score"] < 0.05) for e in archived] == [(trivia.id, True)]
+
+
+def test_gc_keeps_a_lasting_memory_until_something_supersedes_it(
+    mem_store: MemoryStore, clock: FakeClock
+) -> None:
+    fact = mem_store.save("My sister is terrified of flying, so we always take the train")
+    keys = {"subject": "team", "relation": "release_day"}
+    decision = mem_store.save("We decided to keep the release train on Tuesdays")
+    mem_store.update(fact.id, kind="fact", strength=0.05)  # weak, and a century old below
+    mem_store.update(decision.id, kind="decision")
+    clock.advance(days=36_500)
+    report = mem_store.gc(dry_run=False)
+    assert report.candidates == [] and report.spared == {"lasting": 2}
+    old = mem_store.save("We ship on Tuesdays", value="Tuesday", **keys)
+    new = mem_store.save("We ship on Thursdays now", value="Thursday", **keys)
+    for memory in (old, new):
+        mem_store.update(memory.id, kind="decision")
+    clock.advance(days=36_500)
+    report = mem_store.gc(dry_run=False)
+    assert [c.id for c in report.candidates] == [old.id]  # its value was replaced: it may go
+    assert report.spared == {"lasting": 2, "ledger": 1}
 
 
 def test_the_same_sentence_saved_three_times_is_one_hit_with_its_repeats(
@@ -183,7 +204,7 @@ def test_a_protected_memory_is_never_archived(
             store.update(memory.id, kind=kind)
             if pins[index]:
                 store.pin(memory.id)
-            if kind == "request" or pins[index]:
+            if kind in LASTING_KINDS or pins[index]:  # lasting: nothing superseded them
                 protected.add(memory.id)
         clock.advance(days=days)
         store.gc(dry_run=False)

@@ -2,8 +2,11 @@
 unless something says they matter.
 
 Spared whatever their score: explicit save requests (kind `request`), pinned memories, memories
-stating a current value of the ledger (superseded ones may go), and reinforced ones (spaced uses
-stretched their half-life to `reinforced_stability` or more). Promoted memories are not
+stating a current value of the ledger (superseded ones may go), reinforced ones (spaced uses
+stretched their half-life to `reinforced_stability` or more), and lasting kinds (a fact,
+preference or decision) until something supersedes them: a newer memory replaced it, or every
+ledger value it stated has been replaced. Their score still ranks them; gc forgets only what a
+person would not miss. Promoted memories are not
 candidates (gc looks at active ones only). Every archive is in the audit log with its score.
 """
 
@@ -12,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from mnemex.decay.curve import Decay
-from mnemex.decay.kinds import PROTECTED_KINDS
+from mnemex.decay.kinds import LASTING_KINDS, PROTECTED_KINDS
 from mnemex.models import FactStatus, GcReport, ScoredMemory
 from mnemex.store.base import MemoryFilter, TemporalRow, Tx
 from mnemex.text import preview
@@ -33,9 +36,15 @@ def spared_because(
         elif row.stability >= reinforced_stability:
             reasons[row.id] = "reinforced"
     rest = [row.id for row in rows if row.id not in reasons]
-    for memory_id, facts in tx.facts_for_memories(rest).items():
+    lasting = [row.id for row in rows if row.id not in reasons and row.kind in LASTING_KINDS]
+    unreplaced = set(tx.filter_ids(lasting, MemoryFilter(statuses=("active",))))
+    stated = tx.facts_for_memories(rest)
+    for memory_id in rest:
+        facts = stated.get(memory_id, [])
         if any(fact.status == FactStatus.ACTIVE.value for fact in facts):
             reasons[memory_id] = "ledger"
+        elif memory_id in unreplaced and not facts:
+            reasons[memory_id] = "lasting"
     return reasons
 
 
