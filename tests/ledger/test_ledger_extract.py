@@ -177,11 +177,33 @@ def test_a_switch_is_not_a_correction() -> None:
         ("I've stopped using Chrome and switched to Firefox.", (USER, None, "Firefox")),
         ("Bea moved to Lyon over the weekend.", ("Bea", None, "Lyon")),
         ("Bea's laptop changed to a Dell a couple of weeks ago.", ("Bea", "laptop", "Dell")),
+        # a comma splice after a contraction, a place inside the value's place, an appositive
+        ("My partner is Jamie, we've been together six years.", (USER, "partner", "Jamie")),
+        ("I live in Seattle, in Capitol Hill.", (USER, "city", "Seattle")),
+        ("My sister Carmen lives in Austin.", ("Carmen", "city", "Austin")),
+        (
+            "Our new intern Priscilla Tan works at Tidewater.",
+            ("Priscilla Tan", "employer", "Tidewater"),
+        ),
     ],
 )
 def test_more_forms(text: str, expected: tuple[str, str | None, str]) -> None:
     triples = [t for t in extract_facts(text) if not t.negated]
     assert (triples[-1].subject, triples[-1].relation, triples[-1].value) == expected
+
+
+def test_a_move_for_a_reason_keeps_its_key_and_dates_are_no_entities() -> None:
+    [move] = extract_facts("Carmen moved from Austin to Denver for her medical residency.")
+    assert (move.subject, move.relation, move.value, move.hint) == (
+        "Carmen",
+        None,
+        "Denver",
+        "city",
+    )
+    found = extract("Tomás Alvarez's last day is the 30th, he's joining Stripe.")
+    assert "30th" not in found.entities and "Tomás Alvarez" in found.entities
+    [own] = extract_facts("My manager is Grace Liu now.")  # no appositive: the key stays mine
+    assert (own.subject, own.relation, own.value) == (USER, "manager", "Grace Liu")
 
 
 def test_an_unknown_verb_before_a_name_is_a_guess_never_a_plan() -> None:

@@ -16,6 +16,7 @@ from mnemex.ledger.patterns import (
     ABOUT,
     ADVERBS,
     AND_VERB,
+    APPOSITIVE,
     AS_REL,
     DIARY,
     FRAMES,
@@ -45,6 +46,7 @@ from mnemex.ledger.patterns import (
     UNSURE,
     VALUE_STOP,
     VERB_OF_KEY,
+    WHEN,
 )
 from mnemex.ledger.relations import normalize_relation
 
@@ -185,7 +187,9 @@ def _add_clause(found: Extraction, sentence: str, statement: str) -> str | None:
         # still read it off the values it knows (ledger/anchor.py), which comes first.
         found.unread.append((sentence, statement))
     for name in names:
-        if name != USER and name not in found.entities and (name in linked or looks_named(name)):
+        if name == USER or name in found.entities or WHEN.match(name):
+            continue
+        if name in linked or looks_named(name):
             found.entities.append(name)
     if triple is not None and triple.subject != USER:
         return triple.subject
@@ -214,6 +218,7 @@ def _clause_triple(sentence: str, statement: str) -> Triple | None:
         sentence = sentence[lead.end() :]
         lead = LEAD.match(sentence)
     correction = correction or re.search(r"\bactually\b", sentence, re.IGNORECASE) is not None
+    sentence = APPOSITIVE.sub("", sentence, count=1)
     bare = sentence
     sentence = FRAMES.sub("", ADVERBS.sub("", sentence))
     previous = None
@@ -282,6 +287,11 @@ def _subject(match: re.Match[str]) -> str | None:
     return USER if subject == "I" else subject
 
 
+def _moved(match: re.Match[str], hint: str | None) -> bool:
+    """A change verb that relocates its subject ("moved to Denver", not "moved on to Go")."""
+    return hint == "?switch" and re.search(r"\bmoved(?!\s+on\b)", match.group(0)) is not None
+
+
 def _triple(
     match: re.Match[str], hint: str | None, statement: str, correction: bool, previous: str | None
 ) -> Triple | None:
@@ -296,6 +306,12 @@ def _triple(
         if relation is None:
             return None
     as_rel = AS_REL.search(value)
+    if as_rel and _moved(match, hint) and as_rel.group(0).lstrip().lower().startswith("for"):
+        # "moved to Denver for her residency": a move's "for" gives its purpose, not its key
+        value = _clean_value(value[: as_rel.start()]) or ""
+        as_rel = None
+        if not value:
+            return None
     if as_rel and relation is None:  # "uses Kafka for messaging", "switched to Helix as her editor"
         relation = _relation(as_rel.group("rel"))
         value = _clean_value(value[: as_rel.start()]) or ""
@@ -308,7 +324,7 @@ def _triple(
         implied = relation is None
         relation = relation or hint
     elif hint == "?switch":
-        relocated = re.search(r"\bmoved(?!\s+on\b)", match.group(0)) is not None
+        relocated = _moved(match, hint)
         verb_hint = "city" if relocated else None
         verb = "move" if relocated else "switch"
         correction = False  # "actually I switched to X": X follows a value that held

@@ -66,7 +66,10 @@ LEAD = re.compile(
 # Adverbs of time that end many statements and are never part of a value.
 TAIL = re.compile(
     r"(?:,\s*(?:as far as I know|I think|I believe|apparently|if I remember (?:correctly|right)"
-    r"|it seems|I guess|probably|I'm told|I hear|so I hear|afaik|iirc)"
+    r"|it seems|I guess|probably|I'm told|I hear|so I hear|afaik|iirc"
+    # a place within the value's place ("in Seattle, in Capitol Hill"): the value stays Seattle
+    r"|(?:in|near|just outside|outside)\s+(?:the\s+)?"
+    r"(?-i:[A-Z])[\w'.-]*(?:\s+(?-i:[A-Z])[\w'.-]*){0,3})"
     r"|(?:\s+|,\s*)(?:now|nowadays|these days|lately|recently|again|instead|too|as well|"
     r"for good|from now on|today|this week|this month|this year|since then|at the moment|"
     r"right now|full[- ]time|for now|going forward|permanently|anymore|any more|yesterday|"
@@ -325,7 +328,8 @@ SO = re.compile(r",\s+so\s+(?=(?:his|her|their|my|I|he|she|they|it|[A-Z])\b)")
 # VS Code was getting slow"); without the split the first clause's value runs into it.
 SPLICE = re.compile(
     r",\s+(?=(?:[A-Z][\w.+-]*(?:\s+[A-Z][\w.+-]*)*|it|he|she|they|we)\s+"
-    r"(?:is|was|were|are|has|had|kept|got)\b)"
+    r"(?:is|was|were|are|am|has|had|have|kept|got)\b"
+    r"|(?i:he|she|they|we|I)['’](?:s|re|ve|m|d|ll)\b)"  # "..., we've been together"
 )
 # A note with no subject that opens on a change verb is the writer's ("Switched to Neovim").
 DIARY = re.compile(
@@ -349,3 +353,26 @@ GROUP = re.compile(r"^(?P<name>.+?)\s+(?:team|squad)$", re.IGNORECASE)
 
 # The change a verb that names its key stands for, should its key yield to the value's kind.
 VERB_OF_KEY = {"city": "move", "employer": "join"}
+
+# "My sister Carmen lives in Austin": a relationship noun before a name only introduces the
+# subject; the statement is about Carmen. A closed class (kin, household, work, care, pets), so
+# "My team uses Jira" and "My editor is Helix" are left alone.
+_PEOPLE_NOUNS = (
+    r"sister|brother|sibling|mum|mom|mother|dad|father|parent|wife|husband|partner|spouse"
+    r"|boyfriend|girlfriend|fianc[eé]e?|son|daughter|kid|child|cousin|aunt|uncle|niece|nephew"
+    r"|grand(?:ma|pa|mother|father|son|daughter)|(?:mother|father|sister|brother)[- ]in[- ]law"
+    r"|friend|colleague|co-?worker|teammate|manager|boss|lead|mentor|intern|report|neighbou?r"
+    r"|flatmate|roommate|housemate|landlord|landlady|doctor|dentist|gp|therapist|vet|cat|dog"
+    r"|puppy|kitten|pet"
+)
+APPOSITIVE = re.compile(
+    r"^(?i:my|our)\s+(?:(?i:new|old|best|little|big|older|younger|eldest|oldest|youngest"
+    rf"|baby|twin|acting|former|current)\s+)?(?i:{_PEOPLE_NOUNS}),?\s+(?=(?-i:[A-Z])\w)"
+)
+
+# A value that is a date or a bare number ("the 30th", "14 March", "4"): a value, never a node.
+WHEN = re.compile(
+    rf"^(?:\d[\d.,:/-]*(?:st|nd|rd|th)?(?:\s+(?:of\s+)?(?:{MONTHS}))?|(?:{MONTHS})\s+\d{{1,2}}"
+    rf"(?:st|nd|rd|th)?|{DAYS})$",
+    re.IGNORECASE,
+)
