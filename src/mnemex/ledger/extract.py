@@ -305,8 +305,9 @@ def _triple(
         relation = _relation(groups["rel"])
         if relation is None:
             return None
+    relocated = _moved(match, hint)
     as_rel = AS_REL.search(value)
-    if as_rel and _moved(match, hint) and as_rel.group(0).lstrip().lower().startswith("for"):
+    if as_rel and relocated and as_rel.group(0).lstrip().lower().startswith("for"):
         # "moved to Denver for her residency": a move's "for" gives its purpose, not its key
         value = _clean_value(value[: as_rel.start()]) or ""
         as_rel = None
@@ -324,7 +325,6 @@ def _triple(
         implied = relation is None
         relation = relation or hint
     elif hint == "?switch":
-        relocated = _moved(match, hint)
         verb_hint = "city" if relocated else None
         verb = "move" if relocated else "switch"
         correction = False  # "actually I switched to X": X follows a value that held

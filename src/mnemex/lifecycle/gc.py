@@ -6,8 +6,8 @@ stating a current value of the ledger (superseded ones may go), reinforced ones 
 stretched their half-life to `reinforced_stability` or more), and lasting kinds (a fact,
 preference or decision) until something supersedes them: a newer memory replaced it, or every
 ledger value it stated has been replaced. Their score still ranks them; gc forgets only what a
-person would not miss. Promoted memories are not
-candidates (gc looks at active ones only). Every archive is in the audit log with its score.
+person would not miss. Promoted memories are not candidates (gc looks at active ones only).
+Every archive is in the audit log with its score.
 """
 
 from __future__ import annotations
