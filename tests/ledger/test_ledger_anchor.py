@@ -194,6 +194,15 @@ def test_a_quantity_never_replaces_a_name(store: MemoryStore) -> None:
     assert kept.id in [hit.memory.id for hit in store.search("Who is my GP?", k=5)]
 
 
+def test_a_name_never_replaces_a_date(store: MemoryStore) -> None:
+    """A clause that names a key ("... for her birthday") and a place is no new value of a key
+    holding a date: the birthday stays 14th March and its memory stays first in search."""
+    kept = store.save("Shona's birthday is 14th March")
+    store.save("took Shona to Ox and Finch for her birthday, class")
+    assert [f.object for f in store.facts("Shona", "birthday")] == ["14th March"]
+    assert store.search("When's Shona's birthday?", k=5)[0].memory.id == kept.id
+
+
 @pytest.mark.parametrize(
     ("value", "held", "fits"),
     [
@@ -203,6 +212,11 @@ def test_a_quantity_never_replaces_a_name(store: MemoryStore) -> None:
         ("£45", ["£40"], True),
         ("12 Elm Street", ["Flat 4, Hyde Road"], True),  # an address is not a quantity
         ("Year 10", ["Year 9"], True),
+        ("2 July", ["14th March"], True),
+        ("Sept 1, 2026", ["2026-03-14"], True),
+        ("Finch", ["14th March"], False),  # a date is replaced by a date
+        ("14th March", ["Ox and Finch"], False),
+        ("Thursdays", ["Mondays"], True),
         ("anything", [], True),
     ],
 )

@@ -14,6 +14,7 @@ import re
 from dataclasses import dataclass
 
 from mnemex.ledger import lexicon
+from mnemex.ledger.patterns import DAYS, MONTHS
 from mnemex.ledger.relations import expanded, root, singular
 
 
@@ -120,10 +121,29 @@ def is_measure(value: str) -> bool:
     return _MEASURE.match(value.strip()) is not None
 
 
+# A calendar date or a weekday ("14th March", "Sept 1, 2026", "2026-09-01", "1/9/26", "Fridays").
+_DATE = re.compile(
+    rf"^(?:(?:the\s+)?\d{{1,2}}(?:st|nd|rd|th)?\s+(?:of\s+)?(?:{MONTHS})\.?"
+    rf"|(?:{MONTHS})\.?\s+\d{{1,2}}(?:st|nd|rd|th)?)(?:,?\s+\d{{4}})?$"
+    rf"|^\d{{4}}-\d{{2}}-\d{{2}}$|^\d{{1,2}}/\d{{1,2}}/\d{{2,4}}$|^(?:{DAYS})s?$",
+    re.IGNORECASE,
+)
+
+
+def form(value: str) -> str:
+    """What shape of thing a value is: a "date", a "measure" (a quantity) or a "name"."""
+    text = value.strip()
+    if _DATE.match(text):
+        return "date"
+    return "measure" if is_measure(text) else "name"
+
+
 def same_form(value: str, held: list[str]) -> bool:
     """Whether `value` could be a new value of a key holding `held`: a quantity replaces a
-    quantity, a name a name (a GP is not replaced by "100mg"). True when nothing is held."""
-    return not held or any(is_measure(value) == is_measure(other) for other in held)
+    quantity, a date a date, a name a name (a GP is not replaced by "100mg", a birthday on 14th
+    March by the restaurant it was spent at). True when nothing is held."""
+    shape = form(value)
+    return not held or any(shape == form(other) for other in held)
 
 
 @functools.lru_cache(maxsize=8192)
