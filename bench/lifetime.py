@@ -14,7 +14,10 @@ At months 1, 3, 6 and 12 (days 30, 91, 182, 364) it reports:
 - one-off archived: share of the one-off trivia saved 30+ days before that is archived;
 - stale trivia in results: share of the top-5 hits, over the past month's prompts, that are
   one-off trivia or chatter saved more than 7 days earlier;
-- store size: live memories.
+- store size: live memories;
+- ceiling@5: must-keep recall@5 of a shadow store given the same saves and nothing else (no
+  recalls, no gc): what search alone finds when nothing is forgotten or reinforced, so that a
+  miss can be told apart as forgetting (below the ceiling) or retrieval (the ceiling itself).
 Searches of the report do not count as uses (only the hook's recalls do).
 """
 
@@ -64,6 +67,8 @@ class Replay:
     saved_day: dict[str, int] = field(default_factory=dict)
     replaced_by: dict[str, str] = field(default_factory=dict)  # data id -> the newer data id
     hits_seen: list[list[str]] = field(default_factory=list)  # store ids, this month's prompts
+    shadow: MemoryStore | None = None  # the same saves, no recalls and no gc
+    shadow_saved: dict[str, str] = field(default_factory=dict)
 
     def at(self, day: int, hour: int, minute: int = 0) -> None:
         start = datetime.fromisoformat(self.persona["start"]).replace(tzinfo=UTC)
@@ -87,6 +92,8 @@ def _save(replay: Replay, memory: dict[str, Any], minute: int) -> None:
     result = replay.store.save(memory["text"])
     replay.saved[memory["id"]] = result.id
     replay.saved_day[memory["id"]] = memory["day"]
+    if replay.shadow is not None:
+        replay.shadow_saved[memory["id"]] = replay.shadow.save(memory["text"]).id
     if memory.get("replaces"):
         replay.replaced_by[memory["replaces"]] = memory["id"]
 
@@ -121,6 +128,31 @@ def _current(replay: Replay, data_id: str) -> str:
     while data_id in replay.replaced_by and replay.replaced_by[data_id] in replay.saved:
         data_id = replay.replaced_by[data_id]
     return data_id
+
+
+def _found(store: MemoryStore, question: str, target: str) -> bool:
+    """Whether the memory `target` (or a duplicate folded into it) is in the top K."""
+    for hit in store.search(question, k=K):
+        if target in (hit.memory.id, hit.memory.duplicate_of):
+            return True
+    return False
+
+
+def _ceiling(replay: Replay) -> float | None:
+    """Must-keep recall@5 of the shadow store (nothing forgotten, nothing reinforced)."""
+    shadow = replay.shadow
+    if shadow is None:
+        return None
+    found = asked = 0
+    for memory in replay.persona["memories"]:
+        if memory["class"] != "must_keep" or memory["id"] not in replay.shadow_saved:
+            continue
+        saved = shadow.get(replay.shadow_saved[memory["id"]])
+        target = saved.duplicate_of or saved.id
+        for question in memory.get("questions", []):
+            asked += 1
+            found += _found(shadow, question, target)
+    return round(found / max(asked, 1), 4)
 
 
 def _checkpoint(replay: Replay, month: int, day: int) -> dict[str, Any]:
@@ -175,6 +207,7 @@ def _checkpoint(replay: Replay, month: int, day: int) -> dict[str, Any]:
         "one_off_archived": round(_one_offs_archived(replay, day), 4),
         "stale_trivia_in_results": round(stale / max(total, 1), 4),
         "store_size": live,
+        "ceiling@5": _ceiling(replay),
         "missed": missed[:5],
     }
 
@@ -187,7 +220,8 @@ def replay(
     """Replay one persona for a year; the report rows at months 1, 3, 6 and 12."""
     clock = Clock(datetime.now(UTC))
     store = mnemex.open(":memory:", settings=settings, clock=clock)
-    run = Replay(persona, store, clock)
+    shadow = mnemex.open(":memory:", settings=settings, clock=clock)
+    run = Replay(persona, store, clock, shadow=shadow)
     backend = LocalBackend(store)
     with tempfile.TemporaryDirectory() as folder:
         cache = RecallCache(Path(folder) / "cache.json", ttl=0.0)
@@ -211,6 +245,7 @@ def replay(
                     say(f"{persona.get('person', '?')}: month {month}")
                     rows.append(_checkpoint(run, month, day))
     store.close()
+    shadow.close()
     return rows
 
 

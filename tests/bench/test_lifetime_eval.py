@@ -34,6 +34,8 @@ def test_a_year_replays_with_monthly_gc(tmp_path: Path) -> None:
     assert last["must_keep@5"] == 1.0 and last["must_keep_archived"] == 0
     assert last["one_off_archived"] == 1.0  # both one-offs are long gone
     assert last["store_size"] == 1  # the request only: chatter and trivia archived
+    # The shadow store forgets nothing: its search still finds the request, beside the trivia.
+    assert last["ceiling@5"] == 1.0
 
 
 def test_the_command_prints_personas_and_request_sets(tmp_path: Path) -> None:
