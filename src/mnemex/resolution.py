@@ -11,7 +11,7 @@ from datetime import datetime
 import numpy as np
 import numpy.typing as npt
 
-from mnemex.clock import to_micros
+from mnemex.clock import from_micros, to_micros
 from mnemex.config import Settings
 from mnemex.embed import Vectors, from_bytes
 from mnemex.engine import Engine
@@ -35,6 +35,17 @@ def asked_time(
     return period, period is not None or past, before
 
 
+def dated(
+    period: temporal_cues.Period | None, as_of: datetime | None, now: datetime
+) -> datetime | None:
+    """The moment whose keyed values answer a question naming a period that is over ("in
+    July": the end of July), as `as_of` would; None for a current period or an explicit
+    `as_of`."""
+    if period is None or as_of is not None or period[1] > to_micros(now):
+        return None
+    return from_micros(period[1] - 1)
+
+
 def resolving(
     settings: Settings, adjusted: ledger.Adjusted, *, earlier: bool, before: bool
 ) -> tuple[bool, str | None]:
@@ -44,8 +55,11 @@ def resolving(
     Questions about the past are resolved unless the ledger knows the value before the current
     one; questions about now when the ledger has no answer. What the ledger read off plain text
     is checked against time order: a later assertion of the same attribute that it could not
-    read answers instead. A keyed value is final.
+    read answers instead. A keyed value is final, and so is the keyed value that held in the
+    period a question names.
     """
+    if adjusted.dated:
+        return False, None
     anchor = None
     if adjusted.answered and not adjusted.keyed and not earlier and settings.resolve_extracted:
         anchor = max(adjusted.answered, key=lambda i: adjusted.answered[i])

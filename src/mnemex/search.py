@@ -413,7 +413,12 @@ def run_search(
     # While the query embeds (ONNX Runtime on another core), everything that needs no query
     # vector: the ledger's lookups, the lexical channel, the graph's seeds.
     answers = ledger.LedgerAnswers(
-        tx, request.text, request.as_of, answer=settings.ledger_search, before=before
+        tx,
+        request.text,
+        request.as_of,
+        answer=settings.ledger_search,
+        before=before,
+        dated=resolution.dated(asked_period, request.as_of, now),
     )
     graph: MemoryGraph | None = None
     if _uses_graph(engine):

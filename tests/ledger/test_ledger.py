@@ -144,6 +144,41 @@ def test_a_question_about_the_past_gets_the_keyed_value_before(store: MemoryStor
     assert "Zed" in store.search("Which editor does Alice use?", k=1)[0].memory.content
 
 
+def test_a_question_naming_a_period_gets_the_keyed_value_that_held_then(
+    store: MemoryStore, clock: FakeClock
+) -> None:
+    # T0 is 1 January 2026: Vim from January, Helix from April, Zed from August.
+    key(store, "Vim", 0, "Alice has always used Vim for everything")
+    key(store, "Helix", 95, "These days the editor open on Alice's screen is Helix")
+    key(store, "Zed", 215, "Alice moved on to Zed last week")
+    store.save("Bob says Emacs is the best editor ever made", observed_at=day(216))
+    clock.now = day(300)
+    assert "Vim" in store.search("Which editor was Alice using in February?", k=1)[0].memory.content
+    assert "Helix" in store.search("What editor did Alice use in June?", k=1)[0].memory.content
+    assert "Zed" in store.search("Which editor does Alice use?", k=1)[0].memory.content
+
+
+def test_a_keyed_fact_on_a_key_others_hold_stays_keyed(store: MemoryStore) -> None:
+    """The relation name another subject already uses is the same key, exactly: the fact keeps
+    the writer's confidence (1.0), even when an embedding of the name (batched with others, so
+    a float cosine of 0.99999997) calls the key only a near match."""
+    from mnemex.ledger import infer
+    from mnemex.ledger.extract import Triple
+
+    class Near:
+        def relations(self, a: str, b: list[str]) -> list[float]:
+            return [0.99999997 if other == a else 0.1 for other in b]
+
+    store.save("Bob flies KLM.", subject="Bob", relation="airline", value="KLM")
+    store.save("Priya is on Netflix.", subject="Priya Raman", relation="streaming", value="Netflix")
+    triple = Triple("Priya Raman", "airline", "Delta", "Priya flies Delta.", confidence=1.0)
+    with store._read() as tx:
+        priya = tx.find_entity("Priya Raman")
+        assert priya is not None
+        choice = infer.choose_named(tx, priya.id, triple, store.settings, Near())  # type: ignore[arg-type]
+    assert (choice.relation, choice.decision, choice.confidence) == ("airline", "exact", 1.0)
+
+
 def test_a_first_name_question_finds_the_keyed_facts_of_the_full_name(
     store: MemoryStore,
 ) -> None:

@@ -81,6 +81,10 @@ def choose_named(
     own_scores = similarity.relations(relation, own) if own else []
     if own and max(own_scores) >= settings.relation_review_threshold:
         candidates, scores = own, own_scores
+    elif relation in shared:
+        # The very key others hold ("airline"): exact, not a near match (whose float cosine,
+        # 0.99999997, would make a keyed fact read as an extracted one).
+        return KeyChoice(relation, "exact", 1.0)
     else:
         candidates, scores = own + shared, own_scores + similarity.relations(relation, shared)
     if not candidates:

@@ -376,6 +376,7 @@ class Adjusted:
     candidates: list[tuple[str, float]]
     answered: dict[str, float]
     keyed: bool = False  # a fact its writer keyed answers (else only extracted ones do)
+    dated: bool = False  # ...one that held in the period the question names
 
 
 class LedgerAnswers:
@@ -394,10 +395,20 @@ class LedgerAnswers:
         *,
         answer: bool = True,
         before: bool = False,
+        dated: datetime | None = None,
     ) -> None:
         self._tx = tx
         self._as_of = as_of
         self._asked = _asked(tx, text, as_of, before=before) if answer else []
+        # A period the question names ("in May"): the keyed values that held at `dated` answer
+        # when the question names one of their keys (what was read off plain text is left to
+        # read-time resolution, which reads time order).
+        self._dated: Asked = []
+        if answer and dated is not None:
+            words = query_words(text)
+            for facts, _, _, _ in _asked(tx, text, dated):
+                keyed = [f for f in facts if f.confidence >= KEYED]
+                self._dated.append((keyed, *_best(keyed, words), (0.0, [])))
 
     def weights(
         self, cosines: Cosines | None = None, statements: Statements | None = None
@@ -407,11 +418,22 @@ class LedgerAnswers:
 
     def _answers(
         self, cosines: Cosines | None, statements: Statements | None = None
+    ) -> tuple[dict[str, float], set[str], bool]:
+        """`weights`, the memories among them that state a keyed fact, and whether those held
+        in the period the question names."""
+        if self._dated:
+            weights, keyed = self._weigh(self._dated, cosines, statements)
+            if keyed:
+                return weights, keyed, True
+        return (*self._weigh(self._asked, cosines, statements), False)
+
+    @staticmethod
+    def _weigh(
+        asked: Asked, cosines: Cosines | None, statements: Statements | None
     ) -> tuple[dict[str, float], set[str]]:
-        """`weights`, and the memories among them that state a keyed fact."""
         weights: dict[str, float] = {}
         keyed: set[str] = set()
-        for facts, direct, found, (hop_score, hop_best) in self._asked:
+        for facts, direct, found, (hop_score, hop_best) in asked:
             score, best, hop = direct, found, 1.0
             if not best:
                 score, best = _embedded(facts, cosines)
@@ -440,7 +462,7 @@ class LedgerAnswers:
         if self._as_of is not None:
             keep = _valid_memories(tx, [i for i, _ in candidates], self._as_of)
             candidates = [(i, s) for i, s in candidates if i in keep]
-        weights, keyed = self._answers(cosines, statements)
+        weights, keyed, dated = self._answers(cosines, statements)
         allowed = set(tx.filter_ids(list(weights), flt)) if weights else set()
         answered = {i: weights[i] for i in allowed}
         if not allowed:
@@ -450,7 +472,8 @@ class LedgerAnswers:
         boosted = {i: top * (1.5 + weights[i]) for i in allowed}
         rest = [(i, s) for i, s in candidates if i not in boosted]
         first = sorted(boosted.items(), key=lambda item: -item[1])
-        return Adjusted(first + rest, answered, keyed=bool(keyed & allowed))
+        held = bool(keyed & allowed)
+        return Adjusted(first + rest, answered, keyed=held, dated=held and dated)
 
     def order(self, hits: list[SearchHit]) -> list[SearchHit]:
         """Hits with every memory whose facts are all superseded moved below the others."""
