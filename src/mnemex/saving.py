@@ -302,6 +302,7 @@ def write_draft(
         renamed = {a: b for a, b in zip(said, draft.entities, strict=True) if a != b}
         if renamed:
             draft.enrichment["canonical"] = renamed
+            plan.rename(renamed)
         # "Leila" and "Leila Karimi" in one sentence are one entity once canonical: named once
         draft.entities = list(dict.fromkeys(draft.entities))
     memory = new_memory(tenant, draft, now)

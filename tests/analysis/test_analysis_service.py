@@ -98,6 +98,17 @@ def test_a_first_name_and_its_full_name_in_one_save_are_one_entity(mem_store: Me
     assert len(names) == len(set(names)), saved.memory.entities
 
 
+def test_a_first_name_stating_a_fact_is_the_full_names_node(mem_store: MemoryStore) -> None:
+    """A fact read off "Omar prefers ..." belongs to Omar Haddad, the tenant's one Omar: no
+    second "Omar" node for the ledger that a later mention would link to instead."""
+    mem_store.save("Omar Haddad approved the budget for the Lisbon offsite")
+    mem_store.save("Omar prefers written updates over meetings")
+    later = mem_store.save("still waiting on Omar for the venue contract")
+    assert "Omar Haddad" in later.memory.entities
+    assert {e.name for e in mem_store.entities(limit=50)} & {"Omar"} == set()
+    assert {f.subject for f in mem_store.facts()} <= {"Omar Haddad", "user"}
+
+
 def test_save_writes_relations_and_attributes(mem_store: MemoryStore) -> None:
     saved = mem_store.save("Bob is Alice's manager")
     graph = mem_store.graph("Bob")

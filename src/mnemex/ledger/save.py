@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime
 from typing import Any, cast
 
@@ -48,6 +48,17 @@ class Plan:
     entities: list[str] = field(default_factory=list)  # names to link to the memory
     unresolved: list[str] = field(default_factory=list)  # values whose key could not be told
     restates: Fact | None = None  # set when the whole save only repeats a current fact
+
+    def rename(self, names: dict[str, str]) -> None:
+        """Read subjects under the names the memory links to ("Dana" is "Dana Black", the
+        tenant's one Dana): one node per person for facts as for links. A keyed subject stays
+        as its writer gave it."""
+        self.planned = [
+            Planned(replace(p.triple, subject=names[p.triple.subject]), p.choice)
+            if p.triple.subject in names and p.triple.confidence < 1.0
+            else p
+            for p in self.planned
+        ]
 
 
 def keyed_triple(content: str, subject: str, relation: str, value: str) -> Triple:
