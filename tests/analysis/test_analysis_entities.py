@@ -24,6 +24,43 @@ def test_people_and_organisations() -> None:
     assert not {"Developer", "15 Years Experience", "15 years"} & set(found)
 
 
+@pytest.mark.parametrize(
+    ("text", "names", "not_names"),
+    [
+        ("Ana's title is now Director of Engineering", {"Ana"}, {"Director", "Engineering"}),
+        ("Lead Engineer Sam Park joined Initech", {"Sam Park"}, {"Lead Engineer"}),
+        ("Kofi, our VP of Sales, signed the Acme deal", {"Kofi"}, {"VP", "Sales"}),
+        ("She is the new CTO at Globex", set(), {"CTO"}),
+    ],
+)
+def test_a_job_title_is_no_entity(text: str, names: set[str], not_names: set[str]) -> None:
+    found = set(_named(text))
+    assert names <= found and not {n for n in found for bad in not_names if bad in n}, found
+
+
+def test_a_service_named_as_code_names_it_is_an_entity() -> None:
+    found = _named("Marcus is on-call for auth-gateway; payments-api and svc-orders page him")
+    assert {"auth-gateway", "payments-api", "svc-orders"} <= set(found)
+    assert found["auth-gateway"] == "SERVICE"
+    # Hyphenated words are words: no node for on-call, all-hands, in-app or a follow-up.
+    words = _named("all-hands moved; the in-app api-style follow-up call is on-call's job")
+    assert not {"on-call", "all-hands", "in-app", "follow-up"} & set(words)
+
+
+def test_title_spans() -> None:
+    from mnemex.analysis.canon import nameworthy, title_spans
+
+    def spans(text: str) -> list[str]:
+        return [text[a:b] for a, b in title_spans(text)]
+
+    assert spans("Priya is now Head of Platform") == ["Head of Platform"]
+    assert spans("Ask the Head of the Data Team") == ["Head of the Data Team"]
+    assert spans("Lead Engineer Sam Park joined") == ["Lead Engineer"]
+    assert spans("Priya Nair is my new manager") == []  # a lowercase role is no title run
+    assert spans("Marcus Lee owns the Flux service") == []
+    assert not nameworthy("Director of Engineering") and nameworthy("Neovim")
+
+
 def test_value_patterns() -> None:
     text = (
         "Mail bob@example.com, see https://example.com/docs, v2.3.1 on 10.0.4.12 since 2025-01-04"

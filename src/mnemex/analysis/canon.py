@@ -39,6 +39,7 @@ BY_LABEL = {
     "EVENT": "event",
     "WORK_OF_ART": "product",
     "LANGUAGE": "concept",
+    "SERVICE": "project",  # a service or component of one ("auth-gateway")
 }
 # Head nouns that say what the name beside them is ("the Orion project", "Zed is an editor").
 _HEADS: dict[str, str] = {}
@@ -129,6 +130,57 @@ def junk_word(tag: str | None, word: str, source: str) -> bool:
     return tag in _WORD_TAGS
 
 
+# Job titles are what someone is, not a thing: "Director of Engineering", "Staff Engineer",
+# "Head of Platform", "VP of Sales" are a person's attribute (the ledger's `title`), never a
+# node, and neither are their words ("Director", "Engineering"). A title is a run of
+# capitalised words, joined by "of" / "and" / "&", with one of these role nouns in it.
+ROLE_NOUNS = frozenset(
+    """
+    director manager engineer head lead officer president vp vice chief architect designer
+    developer analyst scientist consultant coordinator specialist administrator associate
+    principal intern recruiter editor producer strategist owner founder cofounder co-founder
+    ceo cto cfo coo cpo cmo ciso
+    """.split()
+)
+_TITLE_WORD = re.compile(r"(?<![\w-])(?:[A-Z][\w-]*|of|and|&|for|the)(?![\w-])")
+_CONNECTORS = frozenset({"of", "and", "&", "for", "the"})
+_TITLE_BEFORE = re.compile(r"\b(?:as|a|an|the|now|new|our|their|his|her)\s+$", re.IGNORECASE)
+
+
+def title_spans(text: str) -> list[tuple[int, int]]:
+    """Where the message names a job title: a run of capitalised words with a role noun,
+    through "of ..." after it ("Head of Platform") but not into a name after it ("Lead
+    Engineer Sam Park": the title ends at "Engineer"). A lone role noun counts after "as",
+    "a", "the", "now", "our" ("She is the new CTO")."""
+    words = [(m.start(), m.end(), m.group(0)) for m in _TITLE_WORD.finditer(text)]
+    spans: list[tuple[int, int]] = []
+    i = 0
+    while i < len(words):
+        if words[i][2].casefold() in _CONNECTORS:
+            i += 1
+            continue
+        run = [words[i]]  # capitalised words and connectors, adjacent in the text
+        while i + 1 < len(words) and text[run[-1][1] : words[i + 1][0]].strip() == "":
+            i += 1
+            run.append(words[i])
+        i += 1
+        while run and run[-1][2].casefold() in _CONNECTORS:
+            run.pop()
+        roles = [n for n, w in enumerate(run) if w[2].casefold() in ROLE_NOUNS]
+        if not roles:
+            continue
+        last = roles[-1]
+        if last + 1 < len(run) and run[last + 1][2].casefold() in _CONNECTORS:
+            last = len(run) - 1  # "Head of Platform", "VP of Sales and Marketing"
+        first = roles[0]  # and the capitalised words right before it ("Chief Happiness")
+        while first > 0 and run[first - 1][2].casefold() not in _CONNECTORS:
+            first -= 1
+        if first == last and not _TITLE_BEFORE.search(text[: run[first][0]]):
+            continue
+        spans.append((run[first][0], run[last][1]))
+    return spans
+
+
 # Words before a name that say what it is: "Project Kestrel" is also called "Kestrel".
 NAME_HEADS = frozenset("project operation team program programme lake mount mt".split())
 TITLES = frozenset("dr dr. mr mr. mrs mrs. ms ms. prof prof. doctor".split())
@@ -166,7 +218,7 @@ def nameworthy(name: str) -> bool:
     if not text or _VALUE_START.match(text) or _HAS_DATE.search(text):
         return False
     words = text.split()
-    if len(words) > 4:
+    if len(words) > 4 or title_spans(text) == [(0, len(text))]:
         return False
     return not (len(words) > 1 and text == text.lower())
 

@@ -44,6 +44,27 @@ _PATTERNS: list[tuple[str, re.Pattern[str]]] = [
         ),
     ),
 ]
+# A service or component named as code names it ("auth-gateway", "billing-worker", "svc-orders"):
+# kebab-case with a software noun as its head (or "svc"/"srv" before it); not "on-call",
+# "all-hands" or "in-app", which are words.
+_SOFTWARE_HEADS = (
+    "service|services|svc|api|gateway|worker|workers|server|db|cache|queue|proxy|bot|cli|ui|"
+    "frontend|backend|lambda|cron|pipeline|sdk|lib|portal|dashboard|console|scheduler|consumer|"
+    "producer|ingest|ingestion|indexer|router|exporter|operator|controller|daemon|registry"
+)
+_WORD_PREFIXES = (
+    "in|on|off|pre|post|re|co|non|anti|self|multi|cross|out|over|under|sub|semi|mid|all|well|"
+    "e|x|de|un|full|part"
+)
+_PATTERNS.append(
+    (
+        "SERVICE",
+        re.compile(
+            rf"(?<![\w./-])(?!(?:{_WORD_PREFIXES})-)(?:(?:svc|srv)-[a-z0-9]+(?:-[a-z0-9]+)*"
+            rf"|[a-z][a-z0-9]*(?:-[a-z0-9]+)*-(?:{_SOFTWARE_HEADS}))(?![\w/-])"
+        ),
+    )
+)
 _DROP_SPACY = frozenset({"CARDINAL", "ORDINAL", "QUANTITY", "PERCENT", "MONEY", "NORP"})
 _CAPITALISED = re.compile(r"\b[A-Z][\w'’.-]*[A-Za-z0-9](?:\s+[A-Z][\w'’.-]*[A-Za-z0-9])*")
 _WORD = re.compile(r"[\w][\w.+#-]*[\w+#]|\w")
@@ -345,7 +366,16 @@ def extract(text: str, *, use_spacy: bool = True) -> list[Mention]:
         ]
     else:
         found += gazetteer_mentions(text)
-    return merge(found + [t for m in fallback if (t := _trimmed(m, found)) is not None])
+    mentions = merge(found + [t for m in fallback if (t := _trimmed(m, found)) is not None])
+    titles = canon.title_spans(text)
+    if not titles:
+        return mentions
+    # A job title and its words are what someone is, not nodes ("Director of Engineering").
+    return [
+        m
+        for m in mentions
+        if m.source == "pattern" or not any(a <= m.start and m.end <= b for a, b in titles)
+    ]
 
 
 _MODEL = re.compile(r"^(?:[A-Z][\w+-]*|\d+[A-Za-z]*|[A-Z]*\d[\w-]*)$")
