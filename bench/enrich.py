@@ -9,9 +9,10 @@ are read back as the nodes they became (canonical name and aliases):
   a looser figure also accepts a node named as one of the labelled mentions;
 - a category is right when the node of a right entity has the labelled category;
 - a tag is acceptable when it is one of the labelled tags or a spelling of one (case, hyphens and
-  spaces, a plural); a tag is a sentence fragment when it has three words or more, or two words
-  whose last is not a noun of the text or one of which is a verb, adverb, pronoun, determiner,
-  preposition or number (spaCy's tagger on the message) and the labeller did not list it;
+  spaces, a plural, a known name's alias: "postgres" for "postgresql"); a tag is a sentence
+  fragment when it has three words or more, or two words whose last is not a noun of the text
+  or one of which is a verb, adverb, pronoun, determiner, preposition or number (spaCy's tagger
+  on the message) and the labeller did not list it;
 - each pair is set up in a fresh store from its context memories; a name's node is the entity of
   that name or alias, else the entity that a memory using the name links to and whose name has
   it as a word ("Priya" -> "Priya Nair"); "same" is predicted when both names reach one node, or
@@ -36,6 +37,7 @@ from typing import Any
 import mnemex
 from mnemex.config import Settings
 from mnemex.errors import NotFoundError
+from mnemex.gazetteer import canonical_map
 
 CATEGORY_SYNONYMS = {"organization": "organisation", "tool": "technology", "org": "organisation"}
 _CLOSED_POS = frozenset({"VERB", "AUX", "ADV", "PRON", "DET", "ADP", "NUM", "CCONJ", "SCONJ"})
@@ -50,8 +52,12 @@ def fold(text: str) -> str:
 
 
 def tag_key(tag: str) -> str:
-    """A tag's comparable form: lowercase, hyphens and underscores as spaces, a plural dropped."""
+    """A tag's comparable form: lowercase, hyphens and underscores as spaces, a plural dropped,
+    and a known name's alias as the name ("postgres" and "postgresql" are one tag)."""
     words = fold(tag).replace("-", " ").replace("_", " ").split()
+    known = canonical_map().get(" ".join(words))
+    if known is not None:
+        return fold(known[0])
     if words and len(words[-1]) > 3 and words[-1].endswith("s") and not words[-1].endswith("ss"):
         words[-1] = words[-1][:-1]
     return " ".join(words)

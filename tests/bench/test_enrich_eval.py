@@ -57,6 +57,8 @@ SET = {
 def test_tag_rules() -> None:
     assert enrich.tag_key("Databases") == enrich.tag_key("database")
     assert enrich.tag_key("one-on-one") == enrich.tag_key("one on one")
+    assert enrich.tag_key("postgres") == enrich.tag_key("PostgreSQL")  # an alias of the name
+    assert enrich.tag_key("k8s") == enrich.tag_key("kubernetes") != enrich.tag_key("kafka")
     text = "Alice switched her laptop to Fedora last week"
     assert enrich.fragment("alice-switched", text, [])
     assert enrich.fragment("laptop-to-fedora", text, [])
