@@ -11,6 +11,7 @@ import functools
 TECH = "TECH"
 ORG = "ORG"
 PRODUCT = "PRODUCT"
+CONCEPT = "CONCEPT"
 
 _TECH = """
 Python|TypeScript|JavaScript|Java|Kotlin|Ruby|PHP|C++|C#|Haskell|Elixir|Erlang|Scala|Clojure|
@@ -42,8 +43,15 @@ Dropbox|Zalando|Booking.com|Mistral AI|Hugging Face Inc|Mixpanel|Twilio|SAP
 _PRODUCT = """
 iPhone|iPad|MacBook|Android|ChatGPT|Claude|Gemini|Copilot|GitHub Copilot|Kindle|PlayStation|
 Xbox|Nintendo Switch|WhatsApp|Telegram|Discord|Gmail|Outlook|Google Docs|Google Drive|
-Chrome|Firefox|Safari|Photoshop|Model 3|Model Y
+Chrome|Firefox|Safari|Photoshop|Model 3|Model Y|PagerDuty|Opsgenie|1Password|LastPass|
+Bitwarden|Okta|Auth0|Miro|Loom|Calendly|Zendesk|Intercom|HubSpot|Mailchimp|Airtable|ClickUp|
+Basecamp|Google Meet|Microsoft Teams|Google Calendar|Google Sheets|Dropbox Paper
 """
+# Standards, regulations and named practices: concepts, not the organisations spaCy makes them.
+_CONCEPT = """
+GDPR|HIPAA|SOC 2|ISO 27001|PCI DSS|CCPA|OKRs|KPIs|CI/CD|DevOps|event sourcing|CQRS
+"""
+_CONCEPT_CASED = "Agile|Scrum|Kanban|TDD|BDD|DDD"
 # Other spellings of the same thing: alias -> canonical.
 ALIASES = {
     "postgres": "PostgreSQL",
@@ -95,6 +103,10 @@ def entries() -> list[tuple[str, str, str, bool]]:
         rows.append((name, name, ORG, name in {"Wise", "Meta", "Apple", "Amazon"}))
     for name in _split(_PRODUCT):
         rows.append((name, name, PRODUCT, name in {"Claude", "Gemini", "Chrome", "Safari"}))
+    for name in _split(_CONCEPT):
+        rows.append((name, name, CONCEPT, False))
+    for name in _split(_CONCEPT_CASED):
+        rows.append((name, name, CONCEPT, True))
     for alias, canonical in ALIASES.items():
         label = next((row[2] for row in rows if row[1] == canonical), TECH)
         rows.append((alias, canonical, label, False))

@@ -38,6 +38,12 @@ def test_a_job_title_is_no_entity(text: str, names: set[str], not_names: set[str
     assert names <= found and not {n for n in found for bad in not_names if bad in n}, found
 
 
+def test_standards_are_concepts_and_hosted_tools_products() -> None:
+    found = _named("Zoë is leading the GDPR review; alerts go through PagerDuty to Kofi")
+    assert (found["GDPR"], found["PagerDuty"]) == ("CONCEPT", "PRODUCT")
+    assert "Agile" not in _named("we need to be agile about the launch")  # the word, not Agile
+
+
 def test_a_service_named_as_code_names_it_is_an_entity() -> None:
     found = _named("Marcus is on-call for auth-gateway; payments-api and svc-orders page him")
     assert {"auth-gateway", "payments-api", "svc-orders"} <= set(found)

@@ -40,6 +40,7 @@ BY_LABEL = {
     "WORK_OF_ART": "product",
     "LANGUAGE": "concept",
     "SERVICE": "project",  # a service or component of one ("auth-gateway")
+    "CONCEPT": "concept",  # a standard or a practice the gazetteer knows ("GDPR", "Scrum")
 }
 # Head nouns that say what the name beside them is ("the Orion project", "Zed is an editor").
 _HEADS: dict[str, str] = {}
