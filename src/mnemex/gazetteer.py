@@ -52,6 +52,17 @@ _CONCEPT = """
 GDPR|HIPAA|SOC 2|ISO 27001|PCI DSS|CCPA|OKRs|KPIs|CI/CD|DevOps|event sourcing|CQRS
 """
 _CONCEPT_CASED = "Agile|Scrum|Kanban|TDD|BDD|DDD"
+# Role nouns of job titles ("Director of Engineering", "as a developer"): what someone is, never
+# a thing (not "editor": the tool key).
+ROLE_NOUNS = frozenset(
+    """
+    director manager engineer head lead officer president vp vice chief architect designer
+    developer analyst scientist consultant coordinator specialist administrator associate
+    principal intern recruiter producer strategist owner founder cofounder co-founder
+    ceo cto cfo coo cpo cmo ciso
+    """.split()
+)
+
 # Other spellings of the same thing: alias -> canonical.
 ALIASES = {
     "postgres": "PostgreSQL",

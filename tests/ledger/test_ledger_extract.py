@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from mnemex import MemoryStore
 from mnemex.ledger.extract import USER, extract, extract_facts
 from mnemex.ledger.relations import lexical_similarity, normalize_relation
 
@@ -204,6 +205,24 @@ def test_a_move_for_a_reason_keeps_its_key_and_dates_are_no_entities() -> None:
     assert "30th" not in found.entities and "Tomás Alvarez" in found.entities
     [own] = extract_facts("My manager is Grace Liu now.")  # no appositive: the key stays mine
     assert (own.subject, own.relation, own.value) == (USER, "manager", "Grace Liu")
+
+
+def test_a_role_an_action_advice_and_a_date_next_week_are_no_values() -> None:
+    [joined] = extract_facts("Ama Owusu joined the data team as an analyst.")
+    assert (joined.subject, joined.relation, joined.value) == ("Ama Owusu", "team", "data")
+    assert extract_facts("Ama's team is hiring three contractors for Atlas.") == []
+    assert extract_facts("Ama recommended Kotlin over Java for the new app.") == []
+    assert extract_facts("Ama pushed the launch review to next Thursday at 10.") == []
+    [hobby] = extract_facts("Ama's hobby is restoring old bikes.")  # a gerund value stays
+    assert (hobby.relation, hobby.value) == ("hobby", "restoring old bikes")
+
+
+def test_no_anchored_value_from_what_a_key_is_doing(mem_store: MemoryStore) -> None:
+    """A clause no pattern reads, naming a key the subject has, with a name in it: "her team is
+    hiring for Atlas" says what the team does, not that Atlas is her team."""
+    mem_store.save("Ama Owusu is on the Payments team.")
+    mem_store.save("Ama Owusu's team is hiring two contractors for Atlas.")
+    assert [f.object for f in mem_store.facts("Ama Owusu", "team")] == ["Payments"]
 
 
 def test_an_unknown_verb_before_a_name_is_a_guess_never_a_plan() -> None:

@@ -135,14 +135,7 @@ def junk_word(tag: str | None, word: str, source: str) -> bool:
 # "Head of Platform", "VP of Sales" are a person's attribute (the ledger's `title`), never a
 # node, and neither are their words ("Director", "Engineering"). A title is a run of
 # capitalised words, joined by "of" / "and" / "&", with one of these role nouns in it.
-ROLE_NOUNS = frozenset(
-    """
-    director manager engineer head lead officer president vp vice chief architect designer
-    developer analyst scientist consultant coordinator specialist administrator associate
-    principal intern recruiter editor producer strategist owner founder cofounder co-founder
-    ceo cto cfo coo cpo cmo ciso
-    """.split()
-)
+ROLE_NOUNS = gazetteer.ROLE_NOUNS
 _TITLE_WORD = re.compile(r"(?<![\w-])(?:[A-Z][\w-]*|of|and|&|for|the)(?![\w-])")
 _CONNECTORS = frozenset({"of", "and", "&", "for", "the"})
 _TITLE_BEFORE = re.compile(r"\b(?:as|a|an|the|now|new|our|their|his|her)\s+$", re.IGNORECASE)

@@ -62,7 +62,8 @@ _STARTERS = frozenset(
 # Clauses that wonder, plan or ask state no current value ("Alice might try Zed").
 _TENTATIVE = re.compile(
     r"\b(?:whether|if|maybe|perhaps|might|may|could|should|would|considering|thinking\s+about|"
-    r"wants?\s+to|plans?\s+to|planning|hopes?\s+to|tries|trying|try|asked|wonders?|unless)\b",
+    r"wants?\s+to|plans?\s+to|planning|hopes?\s+to|tries|trying|try|asked|wonders?|unless|"
+    r"recommend(?:s|ed)?|suggest(?:s|ed)?|advis(?:es|ed)|propos(?:es|ed)|urg(?:es|ed))\b",
     re.IGNORECASE,
 )
 ANCHORED_CONFIDENCE = 0.6  # below a pattern's 0.9: the words were not understood, only anchored
@@ -163,6 +164,8 @@ def read(tx: Tx, clause: str, statement: str, *, spoken: bool = False) -> Triple
     subject_id = subjects[max(before)] if before else subjects[min(subjects)]
     words = query_words(clause)
     mentioned = [r for r in tx.fact_relations(RELATIONS_CONSIDERED) if names_relation(r, words)]
+    if any(_acting(clause, relation) for relation in mentioned):
+        return None
     known = {span.start: _value_relations(tx, span) for span in values}
     left = None if spoken else _left_value(clause, values, _held(tx, subject_id, values))
     relation = (
@@ -198,6 +201,19 @@ def read(tx: Tx, clause: str, statement: str, *, spoken: bool = False) -> Triple
         statement=statement,
         previous=old[0].text if old else None,
         confidence=ANCHORED_CONFIDENCE,
+    )
+
+
+def _acting(clause: str, relation: str) -> bool:
+    """Whether the clause says what the key's referent is doing, not what it is: "Dana's team is
+    hiring two developers for Kestrel" names her team, and Kestrel is no team of hers."""
+    words = "|".join(re.escape(w) for w in relation.split("_") if len(w) > 2)
+    return (
+        bool(words)
+        and re.search(
+            rf"\b(?:{words})s?\s+(?:is|are|was|were)\s+[a-z]+ing\b", clause, re.IGNORECASE
+        )
+        is not None
     )
 
 

@@ -11,6 +11,7 @@ import dataclasses
 import re
 from dataclasses import dataclass, field
 
+from mnemex.gazetteer import ROLE_NOUNS
 from mnemex.ledger import shorthand
 from mnemex.ledger.patterns import (
     ABOUT,
@@ -18,6 +19,7 @@ from mnemex.ledger.patterns import (
     AND_VERB,
     APPOSITIVE,
     AS_REL,
+    AS_ROLE,
     DIARY,
     FRAMES,
     GROUP,
@@ -32,11 +34,13 @@ from mnemex.ledger.patterns import (
     NOT_NAMES,
     NOT_PREV,
     PATTERNS,
+    PROGRESSIVE,
     PRONOUN_OWNER,
     PRONOUN_SUBJECT,
     PRONOUNS,
     RELATION_STOP,
     RELATION_TIME,
+    RELATIVE_TIME,
     REPORTED,
     SENTENCES,
     SO,
@@ -306,7 +310,14 @@ def _triple(
         if relation is None:
             return None
     relocated = _moved(match, hint)
+    if PROGRESSIVE.match(value) or RELATIVE_TIME.match(value):
+        return None  # "Dana's team is hiring two developers", "moved the demo to next Tuesday"
     as_rel = AS_REL.search(value)
+    if as_rel and AS_ROLE.match(as_rel.group(0)) and _role(as_rel.group("rel")):
+        value = _clean_value(value[: as_rel.start()]) or ""  # "joined X as a developer": X
+        as_rel = None
+        if not value:
+            return None
     if as_rel and relocated and as_rel.group(0).lstrip().lower().startswith("for"):
         # "moved to Denver for her residency": a move's "for" gives its purpose, not its key
         value = _clean_value(value[: as_rel.start()]) or ""
@@ -331,8 +342,8 @@ def _triple(
     elif hint == "?use":
         verb = "use"
     elif hint == "?any":  # a verb nothing is known of: a guess is taken only when sure
-        if UNSURE.search(match.group(0)):
-            return None  # "Carol might try Emacs" states no value
+        if UNSURE.search(match.group(0)) or _GOING_ON.search(match.group(0)):
+            return None  # "Carol might try Emacs", "Ama's team is hiring for Atlas": no value
         verb = "any"
     prev = previous or (_clean_value(groups["prev"]) if groups.get("prev") else None)
     group = GROUP.match(value)
@@ -376,6 +387,15 @@ def _negation(sentence: str, statement: str, correction: bool) -> Triple | None:
             negated=True,
         )
     return None
+
+
+_GOING_ON = re.compile(r"\b(?:is|are|was|were)\s+[a-z]+ing\b", re.IGNORECASE)
+
+
+def _role(text: str) -> bool:
+    """Whether "as a <text>" names a role someone takes ("developer", "senior engineer")."""
+    words = text.lower().split()
+    return bool(words) and words[-1] in ROLE_NOUNS
 
 
 def _relation(text: str) -> str | None:

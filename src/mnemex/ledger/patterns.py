@@ -91,6 +91,20 @@ NOT_PREV = re.compile(
 )
 
 AS_REL = re.compile(rf"\s+(?:as|for)\s+{PRON}?\s*(?P<rel>[a-z][a-z\- ]{{0,40}})$", re.I)
+# "joined the platform team as a developer": a role, not the key of what was joined.
+AS_ROLE = re.compile(r"^\s+as\s+an?\s+", re.I)
+# "moved the demo to next Tuesday at 3pm": a time relative to the day it was said is an event's,
+# never a lasting value (and would be wrong a week later).
+RELATIVE_TIME = re.compile(
+    r"^(?:next|this|tomorrow|tonight|today|later|in\s+(?:a|an|\d+|two|three)\s+(?:days?|weeks?|"
+    r"months?))\b",
+    re.I,
+)
+# "the team is hiring two developers": a verb going on, not a value of the key.
+PROGRESSIVE = re.compile(
+    r"^[a-z]+ing\s+(?:a|an|the|some|our|their|his|her|my|its|new|more|\d+|two|three|four|five)\b",
+    re.I,
+)
 
 # Verbs that change a key without naming it, and the key they lean to when nothing else is known.
 SWITCH = (
@@ -115,7 +129,8 @@ NAMED = r"(?-i:[A-Z][^\s,;:]*(?:\s+(?:[^\s,;:]*[A-Z0-9][^\s,;:]*|&|of|de|la|du|v
 UNSURE = re.compile(
     r"\b(?:might|may|could|should|would|will|wants?|wanted|plans?|planning|considers?|"
     r"considering|tries|try|trying|tried|hopes?|hoping|wish(?:es)?|thinks?|thinking|maybe|"
-    r"perhaps|wonders?|asked|needs?|likes?|loves?|hates?|met|visited|saw|emailed|called)\b",
+    r"perhaps|wonders?|asked|needs?|likes?|loves?|hates?|met|visited|saw|emailed|called|"
+    r"recommend(?:s|ed)?|suggest(?:s|ed)?|advis(?:es|ed)|propos(?:es|ed)|urg(?:es|ed))\b",
     re.IGNORECASE,
 )
 
