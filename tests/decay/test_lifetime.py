@@ -217,8 +217,6 @@ def test_a_protected_memory_is_never_archived(
         ("Please remember my mum's birthday is 14 March.", "request"),
         ("Log that we decided to move the retro to Thursdays.", "request"),
         ("My son is allergic to sesame.", "fact"),
-        # The lasting model says one-off (0.03); the intent model is sure it is a decision.
-        ("no more late shifts for me, decided today", "decision"),
         ("ok thanks", "chatter"),
         ("The coffee machine on floor 2 is broken again today.", "note"),
     ],

@@ -29,11 +29,6 @@ Matrix = npt.NDArray[np.float32]
 # memories and 11 of 119 one-offs reach it; at the argmax, 50 and 6).
 LASTING_FLOOR = 0.3
 UPDATE_CONFIDENCE = 0.6  # as analysis_save_threshold
-# A message the intent model is this sure records a decision is one, whatever the lasting model
-# says: decisions are what a person expects kept ("stopping the drink for good, that's me
-# decided" had lasting 0.12 and intent 0.98). On the two dev personas: +2 must-keep and +2
-# changing memories kept, no one-off, one chatter line of 181.
-DECISION_CONFIDENCE = 0.8
 CHATTER_WORDS = 6  # chatter is short: a longer message is at worst a plain note
 CHATTER_FLOOR = 0.8  # and surely chatter ("ok thanks" 1.0, "garden notes: prune the roses" 0.61)
 _KIND_OF_INTENT = {"SAVE_PREFERENCE": kinds.PREFERENCE, "SAVE_DECISION": kinds.DECISION}
@@ -123,8 +118,6 @@ def kind_of(
     probs = lasting(text, vector)
     if probs["lasting"] >= LASTING_FLOOR:
         return _KIND_OF_INTENT.get(intent or "", kinds.FACT)
-    if intent == "SAVE_DECISION" and (confidence or 0.0) >= DECISION_CONFIDENCE:
-        return kinds.DECISION
     if intent == "UPDATE_INFO" and (confidence or 0.0) >= UPDATE_CONFIDENCE:
         # A value that changed was lasting enough to change: the new value is what a later
         # question asks for (on the dev persona: 11 changing or must-keep memories, 10 one-offs).
