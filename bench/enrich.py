@@ -342,6 +342,7 @@ def score_walkthrough(walk: dict[str, Any], settings: Settings) -> dict[str, Any
     return {
         "memories": len(walk.get("memories", [])),
         "profile_facts": len(profile),
+        "profile_right": len(right),
         "profile_precision": _ratio(len(right), len(profile)),
         "profile_recall": _ratio(len(found), len(labels)),
         "wrong_facts": [
@@ -382,10 +383,22 @@ def run(path: Path, *, embed_model: str | None = None, details: bool = False) ->
     report["pairs"] = score_pairs(data.get("pairs", []), settings)
     if data.get("walkthrough"):
         report["walkthrough"] = score_walkthrough(data["walkthrough"], settings)
+    walks = [score_walkthrough(walk, settings) for walk in data.get("walkthroughs", [])]
+    if walks:  # several people, each in a store of their own; precision pooled over facts
+        facts = sum(w["profile_facts"] for w in walks)
+        report["walkthroughs"] = {
+            "people": len(walks),
+            "profile_facts": facts,
+            "profile_precision": _ratio(sum(w["profile_right"] for w in walks), facts),
+            "profile_recall": round(sum(w["profile_recall"] for w in walks) / len(walks), 4),
+            "each": walks,
+        }
     report["seconds"] = round(time.perf_counter() - started, 1)
-    if not details:
+    if not details:  # a held-out set's errors stay unseen unless asked for
         report["messages"].pop("misses")
         report["pairs"].pop("wrong")
+        for walk in [report.get("walkthrough", {}), *walks]:
+            walk.pop("wrong_facts", None)
     return report
 
 
@@ -414,6 +427,15 @@ def summary_rows(report: dict[str, Any]) -> list[dict[str, Any]]:
     if walk:
         rows.append({"figure": "profile precision", "value": walk["profile_precision"]})
         rows.append({"figure": "profile recall", "value": walk["profile_recall"]})
+    walks = report.get("walkthroughs")
+    if walks:
+        rows.append(
+            {
+                "figure": f"profile precision, {walks['people']} people pooled",
+                "value": walks["profile_precision"],
+            }
+        )
+        rows.append({"figure": "profile recall, mean", "value": walks["profile_recall"]})
     return rows
 
 
@@ -427,6 +449,8 @@ def misses_text(report: dict[str, Any]) -> str:
         )
     for pair in report["pairs"].get("wrong", []):
         lines.append(f"pair {pair}")
-    for fact in report.get("walkthrough", {}).get("wrong_facts", []):
-        lines.append(f"profile wrong: {fact}")
+    walks = [report.get("walkthrough", {}), *report.get("walkthroughs", {}).get("each", [])]
+    for walk in walks:
+        for fact in walk.get("wrong_facts", []):
+            lines.append(f"profile wrong: {fact}")
     return "\n".join(lines)

@@ -81,6 +81,22 @@ def test_every_figure_is_scored(tmp_path: Path) -> None:
     assert "profile precision" in rows
 
 
+def test_several_walkthroughs_pool_and_wrong_facts_stay_hidden(tmp_path: Path) -> None:
+    walk = SET["walkthrough"]
+    path = tmp_path / "walks.json"
+    path.write_text(json.dumps({"walkthroughs": [walk, walk]}), encoding="utf-8")
+    report = enrich.run(path, embed_model="none")
+    walks = report["walkthroughs"]
+    assert walks["people"] == 2 and walks["profile_facts"] == 2 * walks["each"][0]["profile_facts"]
+    right = sum(w["profile_right"] for w in walks["each"])
+    assert walks["profile_precision"] == round(right / max(walks["profile_facts"], 1), 4)
+    assert all("wrong_facts" not in w for w in walks["each"])  # errors only with details
+    detailed = enrich.run(path, embed_model="none", details=True)
+    assert all("wrong_facts" in w for w in detailed["walkthroughs"]["each"])
+    rows = {row["figure"] for row in enrich.summary_rows(report)}
+    assert "profile precision, 2 people pooled" in rows
+
+
 @pytest.mark.parametrize("category", ["organization", "Organisation"])
 def test_category_spellings(category: str) -> None:
     assert enrich.category_key(category) == "organisation"
