@@ -271,7 +271,7 @@ class _Clock:
 
 ABLATIONS: dict[str, dict[str, Any]] = {
     "no read-time resolution": {"ledger_resolve": False},
-    "no assertion model": {"assertion_floor": 0.0, "assertion_veto": 0.0},
+    "no assertion model": {"assertion_reader": False, "assertion_veto": 0.0},
     "no ledger extraction": {"ledger_extract": False},
 }
 

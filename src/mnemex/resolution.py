@@ -8,15 +8,13 @@ from concurrent.futures import Future
 from dataclasses import replace
 from datetime import datetime
 
-import numpy as np
-import numpy.typing as npt
-
 from mnemex.clock import from_micros, to_micros
 from mnemex.config import Settings
 from mnemex.embed import Vectors, from_bytes
 from mnemex.engine import Engine
-from mnemex.ledger import resolve
+from mnemex.ledger import assertion, resolve
 from mnemex.ledger import search as ledger
+from mnemex.models import Memory
 from mnemex.retrieval import temporal_cues
 from mnemex.store.base import Tx
 
@@ -72,51 +70,45 @@ def resolved(
     tx: Tx,
     text: str,
     as_of: datetime | None,
-    ids: list[str],
-    ranking: npt.NDArray[np.intp],
-    order: list[int],
+    pool: list[str],
     pending: Future[Vectors],
     period: temporal_cues.Period | None,
     anchor: str | None = None,
-) -> list[int]:
-    """The order with the memory that answers the asked attribute at the asked time first
-    (`period`: the one the question names, if any)."""
-    pool = [ids[int(i)] for i in ranking[: resolve.POOL]]
+) -> str | None:
+    """The memory that answers the asked attribute at the asked time (`period`: the one the
+    question names, if any), or None. `pool`: the search's candidates, best first."""
+    pool = pool[: resolve.POOL]
     memories = tx.get_memories(pool)
-    members = resolve.about_subject(
-        text,
-        [
-            resolve.Candidate(
-                id=memory.id,
-                text=memory.content,
-                entities=memory.entities,
-                when=to_micros(memory.observed_at or memory.created_at),
-                vector=None,
-            )
-            for memory in (memories.get(memory_id) for memory_id in pool)
-            if memory is not None
-        ],
-    )
+    candidates = [_candidate(m) for m in (memories.get(i) for i in pool) if m is not None]
+    members = resolve.about_subject(text, candidates)
     if len(members) < 2 or engine.embedder is None:
-        return order
+        return None
     vectors = tx.live_embeddings([m.id for m in members], engine.embedder.model_id)
     dim = engine.embedder.dim
     members = [
         replace(m, vector=from_bytes(vectors[m.id], dim)) for m in members if m.id in vectors
     ]
+    if engine.settings.assertion_reader:
+        assertion.ReadingStore.load(tx, [m.text for m in members])
     end = to_micros(as_of) if as_of is not None else None
     if period is not None:
         end = period[1] if end is None else min(end, period[1])
-    chosen = resolve.resolve(
+    return resolve.resolve(
         text,
         pending.result(),
         members,
         period_end=end,
         floor=engine.settings.assertion_floor,
         anchor=anchor,
+        read=engine.settings.assertion_reader,
     )
-    if chosen is None:
-        return order
-    position = ids.index(chosen)
-    rest = [i for i in order if i != position]
-    return [position, *rest][: len(order)]
+
+
+def _candidate(memory: Memory) -> resolve.Candidate:
+    return resolve.Candidate(
+        id=memory.id,
+        text=memory.content,
+        entities=memory.entities,
+        when=to_micros(memory.observed_at or memory.created_at),
+        vector=None,
+    )

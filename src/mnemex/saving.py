@@ -180,7 +180,8 @@ def save_many(
             vectors_of = engine.vectors_soon(
                 tx, [d.content for d in drafts], [d.content_hash for d in drafts]
             )
-            read_statements(engine, tx, drafts)  # while the texts embed
+            keep_readings = engine.readings_soon(tx, [d.content for d in drafts])
+            read_statements(engine, tx, drafts)  # while the texts embed and are read
             vectors = vectors_of()
         enrich_drafts(engine, engine.store_reader(tenant), drafts, vectors)
         now = engine.clock()
@@ -190,6 +191,7 @@ def save_many(
                 for draft, vector in zip(drafts, vectors, strict=True)
             ]
             engine.phrases.keep(tx, phrases)
+            keep_readings(tx, {d.content for d in drafts if _reads_as_change(d)})
             if after is not None:
                 after(tx, results)
             return results
@@ -238,6 +240,15 @@ def link_entities(tx: Tx, memory_id: str, names: Sequence[str], now_us: int) -> 
     tx.link_entities(memory_id, ids)
 
 
+def _reads_as_change(draft: Draft) -> bool:
+    """True when the ledger read a change from one value to another, or a correction, in an
+    unkeyed draft ("switched from Vim to Helix", "X's editor is Emacs, not Vim")."""
+    read = draft.statements.triples if draft.statements is not None else []
+    return draft.key is None and any(
+        t.correction or (t.previous is not None and not t.negated) for t in read
+    )
+
+
 def _only_mentions(engine: Engine, draft: Draft, vector: bytes | None) -> bool:
     """True when an unkeyed sentence only mentions values (the assertion model's veto): it is
     saved, but it writes no fact, so "Dana's brother wants a Tesla" never supersedes her car."""
@@ -249,8 +260,7 @@ def _only_mentions(engine: Engine, draft: Draft, vector: bytes | None) -> bool:
     read = draft.statements.triples if draft.statements is not None else []
     if any(t.correction or t.negated or t.previous for t in read):
         return False  # "Bob's editor is Emacs, not Vim": a form the model was not trained on
-    matrix = from_bytes(vector, embedder.dim)[None, :]
-    return bool(assertion.probabilities([draft.content], matrix)[0] < floor)
+    return bool(assertion.probabilities([draft.content])[0] < floor)
 
 
 def write_draft(

@@ -28,7 +28,7 @@ from mnemex.embed import Vectors, embed_soon
 from mnemex.engine import Engine
 from mnemex.ledger import resolve
 from mnemex.ledger import search as ledger
-from mnemex.models import SearchHit
+from mnemex.models import ChannelScore, SearchHit
 from mnemex.retrieval import episode, fuse, temporal_cues, usage
 from mnemex.retrieval.ppr import MemoryGraph, Neighbourhood, ppr
 from mnemex.retrieval.present import Channels, Signals, diversify, explain
@@ -459,22 +459,39 @@ def run_search(
     if settings.mmr_trade_off < 1.0:
         order = diversify(tx, ids, ranking, final, request.k, settings.mmr_trade_off)
     resolving, anchor = resolution.resolving(settings, adjusted, earlier=earlier, before=before)
+    chosen = None
     if settings.ledger_resolve and pending is not None and resolving:
-        order = resolution.resolved(
+        chosen = resolution.resolved(
             engine,
             tx,
             request.text,
             request.as_of,
-            ids,
-            ranking,
-            order,
+            [ids[int(i)] for i in ranking],
             pending,
             asked_period,
             anchor,
         )
-    records = tx.get_memories([ids[i] for i in order])
+    if chosen is not None:  # the answer first, every other hit below it in its place
+        position = ids.index(chosen)
+        order = [position, *[i for i in order if i != position]][: len(order)]
     channels["ledger"] = sorted(adjusted.answered.items(), key=lambda item: -item[1])
     explained = explain(channels, signals, ids, decay_scores) if request.explain else {}
+    hits = _hits(tx, ids, order, final, decay_scores, explained)
+    if request.include_history and request.as_of is None:
+        hits = answers.order(hits)  # history on request, but never above the current value
+    return hits
+
+
+def _hits(
+    tx: Tx,
+    ids: list[str],
+    order: list[int],
+    final: npt.NDArray[np.float64],
+    decay_scores: npt.NDArray[np.float64],
+    explained: dict[str, dict[str, ChannelScore]],
+) -> list[SearchHit]:
+    """The hits in order: each memory with its temporal score, its blended score and why."""
+    records = tx.get_memories([ids[i] for i in order])
     hits = []
     for index in order:
         memory = records[ids[index]]
@@ -484,8 +501,6 @@ def run_search(
                 memory=memory, score=float(final[index]), channels=explained.get(ids[index], {})
             )
         )
-    if request.include_history and request.as_of is None:
-        hits = answers.order(hits)  # history on request, but never above the current value
     return hits
 
 

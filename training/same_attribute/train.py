@@ -23,7 +23,7 @@ import numpy as np
 
 from mnemex.embed import load_embedder
 from mnemex.ledger.attribute import chained, features, tokens
-from training.assertion.train import auc, binary
+from training.fitting import auc, binary
 
 HERE = Path(__file__).resolve().parent
 STORIES = HERE.parent / "assertion"

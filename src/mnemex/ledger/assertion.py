@@ -1,145 +1,171 @@
 """Assertion or mention: does a sentence set its subject's own value, or only name a value?
 
 "Dana traded the Corolla in for a Mazda" sets Dana's car; "Dana's brother keeps telling her to
-get a Tesla" only mentions one. A logistic model reads the sentence embedding (MiniLM, 384
-numbers) and hashed word 1-2-grams (so "keeps telling her to", "thinking about", "?" count); it
-was trained by training/assertion/train.py on labelled story statements (none of the sets it is
-scored on) and ships as data/assertion.npz. Scoring is the embedding's dot product plus the
-weights of the text's n-gram buckets (counted once per text and cached): microseconds.
+get a Tesla" only mentions one. The statement reader is MiniLM fine-tuned with one head (by
+training/reading/train.py, on labelled story statements none of the scored sets hold): P(the
+sentence sets its subject's own value, as a fact or a change) rather than mention a value. It
+ships as data/reading.onnx (int8, the six layers and the head); its token vectors are the
+embedding model's own, read from the installed model file (`mnemex.embed.word_table`).
+
+A reading costs one pass of the model (about 3 ms for a short sentence on one core), so it is
+made once per text: a save reads its memory and keeps the result in the store
+(`ReadingStore`); a search reads the store, and the model only for what the store lacks. The
+process keeps the last `CACHE` readings.
 """
 
 from __future__ import annotations
 
-import itertools
-import re
-import zlib
-from functools import cache, lru_cache
+import functools
+import hashlib
+import threading
+from collections import OrderedDict
+from collections.abc import Collection, Sequence
 from importlib import resources
 
 import numpy as np
 import numpy.typing as npt
 
-from mnemex.text import STOPWORDS
+from mnemex.embed import load_tokenizer, session_options, word_table
+from mnemex.errors import ModelUnavailableError
+from mnemex.store.base import Tx
 
-BUCKETS = 4096  # hashed n-gram features
-_WORD = re.compile(r"[a-z]+(?:'[a-z]+)?|[?!]")
-# A capitalised word past the first: a name, which says who or what, never how it is said.
-_NAME = re.compile(r"(?<![.!?]\s)(?<!^)\b[A-Z][\w.+-]*")
-_FIRST = re.compile(r"^[A-Z][\w.+-]*")
-# The first word is a name too (most sentences open with their subject), unless it is a
-# function word: the stopwords and the conjunctions and prepositions that open a clause.
-_OPENERS = STOPWORDS | {"since", "according", "whenever", "once", "until", "because", "back"}
-
-
-def ngrams(text: str) -> list[str]:
-    """The sentence's words (lowercase; names become one placeholder, so the model learns
-    "xname's sister joined xname", not who the sister is; numbers dropped) and their pairs."""
-    text = _NAME.sub("Xname", text.strip())
-    first = _FIRST.match(text)
-    if first and first.group().casefold() not in _OPENERS:
-        text = "Xname" + text[first.end() :]
-    tokens = _WORD.findall(text.casefold())
-    return tokens + [f"{a} {b}" for a, b in itertools.pairwise(tokens)]
+MAX_TOKENS = 128  # longer statements are read from their first 128 tokens
+BATCH = 32  # texts per model call
+CACHE = 50_000  # readings kept in the process
+QUESTION = 0.1  # the most a question reads
+READ_CHANGE = 0.9  # the least reading of a statement the ledger read a change or correction in
+Probabilities = npt.NDArray[np.float64]
 
 
-def counts(text: str, vocabulary: frozenset[str] | None = None) -> dict[int, float]:
-    """The text's n-gram counts by hash bucket, scaled to unit length; with a vocabulary, only
-    its grams count (the shipped model's: those seen with at least three attributes in
-    training, so a word of one attribute's sentences, "password" or "inhaler", says nothing
-    either way)."""
-    found: dict[int, float] = {}
-    for gram in ngrams(text):
-        if vocabulary is None or gram in vocabulary:
-            bucket = zlib.crc32(gram.encode()) % BUCKETS
-            found[bucket] = found.get(bucket, 0.0) + 1.0
-    norm = max(1.0, float(np.sqrt(sum(c * c for c in found.values()))))
-    return {bucket: c / norm for bucket, c in found.items()}
+class Reader:
+    """The statement reader, loaded on first use (None from `reader()` without its file)."""
+
+    def __init__(self, model: bytes) -> None:
+        import onnxruntime
+
+        self.model_id = "reading-" + hashlib.sha256(model).hexdigest()[:12]
+        self._session = onnxruntime.InferenceSession(
+            model, session_options(), providers=["CPUExecutionProvider"]
+        )
+        self._tokenizer = load_tokenizer(MAX_TOKENS)
+        self._weights, self._scale = word_table()
+        self._cache: OrderedDict[str, float] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def known(self, texts: Sequence[str]) -> dict[str, float]:
+        """The readings of these texts the process holds."""
+        with self._lock:
+            return {t: self._cache[t] for t in texts if t in self._cache}
+
+    def remember(self, readings: dict[str, float]) -> None:
+        """Keep readings (from the store or the model) for the texts they are of."""
+        with self._lock:
+            for text, reading in readings.items():
+                self._cache[text] = reading
+                self._cache.move_to_end(text)
+            while len(self._cache) > CACHE:
+                self._cache.popitem(last=False)
+
+    def read(self, texts: Sequence[str]) -> Probabilities:
+        """P(assertion) of each text: the cache first, the model for the rest."""
+        known = self.known(texts)
+        missing = list(dict.fromkeys(t for t in texts if t not in known))
+        for first in range(0, len(missing), BATCH):
+            part = missing[first : first + BATCH]
+            fresh = {t: float(p) for t, p in zip(part, self._run(part), strict=True)}
+            self.remember(fresh)
+            known.update(fresh)
+        return np.array([known[t] for t in texts], dtype=np.float64)
+
+    def _run(self, texts: list[str]) -> Probabilities:
+        encoded = [e.ids for e in self._tokenizer.encode_batch(texts)]
+        width = max(len(ids) for ids in encoded)
+        ids = np.zeros((len(texts), width), dtype=np.int64)
+        mask = np.zeros((len(texts), width), dtype=np.int64)
+        for row, tokens in enumerate(encoded):
+            ids[row, : len(tokens)] = tokens
+            mask[row, : len(tokens)] = 1
+        embedded = self._weights[ids].astype(np.float32) * self._scale[ids]
+        (logits,) = self._session.run(None, {"embedded": embedded, "mask": mask})
+        read = 1.0 / (1.0 + np.exp(-np.asarray(logits, dtype=np.float64).reshape(-1)))
+        # A question states nothing (the extractor's rule too): the training stories hold
+        # four questions, too few for the model to learn it.
+        asked = np.array([t.rstrip().endswith("?") for t in texts])
+        return np.where(asked, np.minimum(read, QUESTION), read)
 
 
-def hashed(texts: list[str], vocabulary: frozenset[str] | None = None) -> npt.NDArray[np.float32]:
-    """`counts` of each text as the rows of a matrix."""
-    out = np.zeros((len(texts), BUCKETS), dtype=np.float32)
-    for row, text in enumerate(texts):
-        for bucket, value in counts(text, vocabulary).items():
-            out[row, bucket] = value
-    return out
-
-
-@lru_cache(maxsize=8192)
-def _counted(text: str) -> tuple[npt.NDArray[np.intp], npt.NDArray[np.float32]]:
-    """The shipped vocabulary's `counts` of a text, as arrays (cached: a search scores the same
-    memories again and again, twice each when the change model is asked too)."""
-    found = counts(text, _vocabulary())
-    return np.fromiter(found, np.intp, len(found)), np.fromiter(found.values(), np.float32)
-
-
-def features(
-    texts: list[str],
-    vectors: npt.NDArray[np.float32],
-    vocabulary: frozenset[str] | None = None,
-) -> npt.NDArray[np.float32]:
-    """The model's input: embedding and hashed n-grams side by side."""
-    return np.hstack([vectors.astype(np.float32), hashed(texts, vocabulary)])
-
-
-@cache
-def _saved() -> dict[str, npt.NDArray[np.generic]] | None:
-    """Every array of the shipped data/assertion.npz, read once (None without the file)."""
-    path = resources.files("mnemex.ledger").joinpath("data/assertion.npz")
+@functools.cache
+def reader() -> Reader | None:
+    """The process's statement reader; None when its file or the embedding model is missing
+    (then every sentence counts as an assertion: resolution goes by time alone)."""
+    path = resources.files("mnemex.ledger").joinpath("data/reading.onnx")
     if not path.is_file():
         return None
-    with path.open("rb") as handle, np.load(handle) as saved:
-        return {key: saved[key] for key in saved.files}
-
-
-@cache
-def _vocabulary() -> frozenset[str] | None:
-    """The n-grams the shipped model reads (None: every gram, for a model saved without)."""
-    saved = _saved()
-    if saved is None or "grams" not in saved:
+    try:
+        return Reader(path.read_bytes())
+    except (ImportError, ModelUnavailableError):
         return None
-    return frozenset(saved["grams"].tolist())
 
 
-@cache
-def _model(which: str) -> tuple[npt.NDArray[np.float32], float] | None:
-    saved = _saved()
-    prefix = "" if which == "assertion" else f"{which}_"
-    if saved is None or f"{prefix}weights" not in saved:
-        return None
-    return saved[f"{prefix}weights"].astype(np.float32), float(saved[f"{prefix}bias"])
+def probabilities(texts: Sequence[str]) -> Probabilities:
+    """P(the sentence sets its subject's own value) for each sentence (ones without the
+    reader)."""
+    found = reader()
+    if found is None or not texts:
+        return np.ones(len(texts), dtype=np.float64)
+    return found.read(texts)
 
 
-def _scores(
-    which: str, texts: list[str], vectors: npt.NDArray[np.float32]
-) -> npt.NDArray[np.float64]:
-    model = _model(which)
-    if model is None or len(texts) == 0 or vectors.shape[1] + BUCKETS != len(model[0]):
-        return np.ones(len(texts))  # no model, or vectors of another embedding model
-    weights, bias = model
-    dims = vectors.shape[1]  # the same numbers as features() @ weights, the n-grams sparse
-    grams = weights[dims:]
-    logits = vectors.astype(np.float32) @ weights[:dims] + bias
-    for row, text in enumerate(texts):
-        buckets, values = _counted(text)
-        logits[row] += float(grams[buckets] @ values)
-    return 1.0 / (1.0 + np.exp(-logits.astype(np.float64)))
+def _digest(text: str) -> str:
+    return hashlib.blake2b(text.encode(), digest_size=16).hexdigest()
 
 
-def probabilities(texts: list[str], vectors: npt.NDArray[np.float32]) -> npt.NDArray[np.float64]:
-    """P(the sentence sets its subject's own value) for each sentence.
+class ReadingStore:
+    """Readings kept in the store (the phrase-vector table, under the reader's model id and a
+    digest of the text), so a new process reads them instead of running the model again."""
 
-    Without the model file, or for vectors of another embedding model than the one it was
-    trained on, every sentence counts as an assertion (resolution then goes by time alone).
-    """
-    return _scores("assertion", texts, vectors)
+    @staticmethod
+    def load(tx: Tx, texts: Sequence[str]) -> None:
+        """Bring the store's readings of these texts into the process (those it lacks)."""
+        found = reader()
+        if found is None or not texts:
+            return
+        missing = [t for t in dict.fromkeys(texts) if t not in found.known([t])]
+        if not missing:
+            return
+        digests = {_digest(t): t for t in missing}
+        stored = tx.phrase_vectors(found.model_id, list(digests))
+        found.remember(
+            {
+                digests[d]: float(np.frombuffer(blob, dtype="<f4")[0])
+                for d, blob in stored.items()
+                if len(blob) == 4
+            }
+        )
+
+    @staticmethod
+    def keep(tx: Tx, texts: Sequence[str], changes: Collection[str] = ()) -> None:
+        """Read these texts (the model for what the process lacks) and keep the readings in
+        the store, in the caller's write transaction. `changes`: texts the ledger read a change
+        from one value to another or a correction in ("X's Y is Z, not W"), forms whose
+        patterns say the statement sets a value; they read at least `READ_CHANGE`."""
+        found = reader()
+        if found is None or not texts:
+            return
+        unique = list(dict.fromkeys(texts))
+        values = [
+            max(float(v), READ_CHANGE) if t in changes else float(v)
+            for t, v in zip(unique, found.read(unique), strict=True)
+        ]
+        found.remember(dict(zip(unique, values, strict=True)))
+        rows = [
+            (_digest(t), np.asarray([v], dtype="<f4").tobytes())
+            for t, v in zip(unique, values, strict=True)
+        ]
+        tx.put_phrase_vectors(found.model_id, rows)
 
 
-def change_probabilities(
-    texts: list[str], vectors: npt.NDArray[np.float32]
-) -> npt.NDArray[np.float64]:
-    """P(the sentence tells of a change of the subject's value rather than mention a value),
-    from a second model trained on changes against mentions alone: a value no earlier statement
-    named must come with a change, where a restatement of a known one need not (1.0 for every
-    sentence without the model)."""
-    return _scores("change", texts, vectors)
+def model_id() -> str | None:
+    """The reader's model id (None without it): stored readings are kept under it."""
+    found = reader()
+    return None if found is None else found.model_id

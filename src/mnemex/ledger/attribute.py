@@ -153,29 +153,30 @@ def _model() -> tuple[Matrix, float, Matrix, float] | None:
         )
 
 
-def group(
+def probabilities(
     texts: Sequence[str],
     vectors: Matrix,
     question: str,
     query: Matrix,
     subject: set[str],
     seed: int | None = None,
-    floor: float = FLOOR,
     link: float = LINK,
-) -> list[int]:
-    """Indexes of the statements about the attribute the question asks, closest to it first
-    (the seed first); `link`: the least centred cosine to the seed they must also have."""
+) -> tuple[npt.NDArray[np.float64], int]:
+    """P(the statement speaks of the attribute the question asks) for each statement, and the
+    seed (1.0 for it); without the model file, the old rule's 0 or 1. `link`: the least centred
+    cosine to the seed a statement must have (below it, 0) unless it names a name the seed
+    names (a change names the value it replaces)."""
     signals = features(texts, vectors, question, query, subject, seed)
     rows, seed = signals.rows, signals.seed
-    close = rows[:, 1]
     model = _model()
     if model is None:
-        least = max(float(close[seed]) - MARGIN, ASKED_FLOOR)
-        joined = (rows[:, 4] >= link) & (close >= least)
+        least = max(float(rows[seed, 1]) - MARGIN, ASKED_FLOOR)
+        joined = ((rows[:, 4] >= link) & (rows[:, 1] >= least)).astype(np.float64)
     else:
         weights, bias, chain_weights, chain_bias = model
         first = (rows @ weights + bias).astype(np.float64)
-        logits = chained(signals, first) @ chain_weights + chain_bias
-        joined = (logits >= np.log(floor / (1.0 - floor))) & (rows[:, 4] >= link)
-    chosen = [i for i in range(len(texts)) if i == seed or bool(joined[i])]
-    return sorted(chosen, key=lambda i: (i != seed, -close[i]))
+        logits = (chained(signals, first) @ chain_weights + chain_bias).astype(np.float64)
+        linked = (rows[:, 4] >= link) | (rows[:, 5] > 0)  # close enough, or naming its value
+        joined = np.where(linked, 1.0 / (1.0 + np.exp(-logits)), 0.0)
+    joined[seed] = 1.0
+    return joined, seed

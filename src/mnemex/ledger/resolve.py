@@ -5,15 +5,15 @@ The safety net for every statement the save side could not key. It needs no extr
 
 1. **Subject**: the names the question shares with the candidates' entities (a first name
    matches a full name); a question in the first person is about the user.
-2. **Seed and group**: the best-ranked candidate about the subject is the seed; the others join
-   its group when their embeddings, *centred* on the subject's statements (so what they share,
-   the person, cancels out and what is left is the attribute), point the same way as the seed's.
-3. **Assertion, not mention**: a learned model on the embedding and the words (see
-   `assertion.py`) says whether a statement sets the subject's own value or only mentions one;
-   mentions never answer.
-4. **Time**: the latest assertion answers a question about now; "before", "used to",
-   "previously" ask for the assertion that set the value before the current one (skipping
-   restatements of it); a named period or `as_of` asks for the latest assertion then.
+2. **Same attribute**: the best-ranked candidate about the subject is the seed; a learned model
+   (`attribute.py`) gives each other statement P(it speaks of the attribute the question asks),
+   from its closeness to the question and the seed once the subject's shared part is removed.
+3. **Assertion, not mention**: the statement reader (`assertion.py`, MiniLM fine-tuned on
+   labelled statements) gives P(it sets the subject's own value) rather than naming a value.
+4. **Time**: each statement gets P(it is the latest to set the value), its two probabilities
+   times the chance that no later statement does; the likeliest answers a question about now.
+   A named period or `as_of` leaves out what came after; "before", "used to", "previously" ask
+   for the one that set the value before the current one (restatements of it skipped).
 
 Nothing is hidden: the answer moves to the top and every other hit keeps its place below it.
 """
@@ -32,13 +32,14 @@ from mnemex.ledger import assertion, attribute
 from mnemex.ledger.attribute import names_in, tokens
 from mnemex.text import STOPWORDS
 
-CHANGE_FLOOR = 0.5  # P(change) a statement naming a value no earlier assertion named must have
 ANCHOR_FLOOR = 0.5  # P(same attribute) at which a statement joins the ledger answer's group
 ANCHOR_LINK = 0.4  # ... and the least centred cosine to it (templated notes look alike)
 # P(assertion) below which the ledger's answer reads as a mention and stops being the anchor:
 # the model's own boundary, lower than `floor`, for the write side already read it as a value.
 ANCHOR_MENTION = 0.5
 POOL = 20  # candidates read, best first
+RESTATED = 0.05  # weight of a restatement of the current value when asking for the one before
+NAMED = 0.2  # the least P(sets the value) of the statement a "before Y" question starts from
 FIRST_PERSON = re.compile(r"\b(?:i|i'm|i've|i'd|my|me|mine|myself)\b", re.IGNORECASE)
 _PAST = re.compile(
     r"\b(?:before|used\s+to|did\b[^?.]*\buse\s+to|previous(?:ly)?|prior\s+to|formerly|former|originally|"
@@ -102,15 +103,6 @@ def about(candidate: Candidate, names: set[str], first_person: bool) -> bool:
     return first_person and FIRST_PERSON.search(candidate.text) is not None
 
 
-def _value_words(text: str, ignore: set[str]) -> set[str]:
-    """What a statement says the value is, roughly: its names (capitalised words, numbers), or
-    else its content words, minus the subject, the question's and the group's common words."""
-    named = names_in(text.strip()) - ignore
-    if named:
-        return named
-    return {t for t in tokens(text) if t not in STOPWORDS and t not in ignore and len(t) > 1}
-
-
 def _subject_words(members: Sequence[Candidate], names: set[str]) -> set[str]:
     """The subject's names and every word of its whole name ("ethan", "cole" for "Ethan Cole")."""
     return names | {
@@ -122,62 +114,38 @@ def _subject_words(members: Sequence[Candidate], names: set[str]) -> set[str]:
     }
 
 
-def _before_current(group: list[Candidate], question: str, names: set[str]) -> Candidate | None:
-    """The assertion that set the value before the current one (restatements skipped).
+def _latest(p: npt.NDArray[np.float64], upto: int) -> npt.NDArray[np.float64]:
+    """P(statement i is the latest that sets the value, among the first `upto` in time order):
+    it does (p[i]) and none of the later ones before `upto` does."""
+    after = np.concatenate([np.cumprod((1.0 - p[:upto])[::-1])[::-1][1:], [1.0]])
+    out = np.zeros(len(p))
+    out[:upto] = p[:upto] * after
+    return out
 
-    Walking back from the latest assertion: one naming only the current value restates it; one
-    naming it and more is the change to it (the more is the old value); the first naming the
-    old value, or something else, answers. "before Y" starts from the first statement naming Y.
+
+def _before(
+    p: npt.NDArray[np.float64], values: list[set[str]], current: int, asked: set[str]
+) -> int | None:
+    """The statement that set the value before the current one (statements in time order).
+
+    "before Y" starts from the first likely statement naming Y; otherwise from the current
+    one. Statements naming only the value in force there restate it and hardly count; one
+    naming it and more is the change to it, and an earlier statement naming the more (the old
+    value) answers before it does.
     """
-    ordered = sorted(group, key=lambda c: c.when)
-    every = set.intersection(*(set(tokens(c.text)) for c in ordered))
-    asked = set(tokens(question)) - STOPWORDS - names
-    # The subject's whole name ("Ethan Cole" for "ethan") and dates are no value ("in April").
-    ignore = _subject_words(ordered, names) | every | asked | CALENDAR
-    values = [_value_words(c.text, ignore) for c in ordered]
-    start, current = len(ordered) - 1, values[-1]
-    named = names_in(question) - names
-    for i, c in enumerate(ordered):
-        if named & names_in(c.text):
-            start, current = i, named
-            break
-    old: set[str] = set()
-    changed: Candidate | None = None
-    for i in range(start - 1, -1, -1):
-        words = values[i]
-        if old and words & old:
-            return ordered[i]
-        if words <= current:
-            continue  # a restatement of the current value
-        if words & current and changed is None:
-            changed, old = ordered[i], words - current  # the change to the current value
-            continue
-        if not old:
-            return ordered[i]
-    if changed is not None:
-        return changed
-    return ordered[start] if start < len(ordered) - 1 and start > 0 else None
-
-
-def _settled(asserted: list[Candidate], subject: set[str]) -> list[Candidate]:
-    """The assertions that may answer: a statement naming a value no earlier assertion named
-    must read as a change (the change model); one restating a known value, or naming the old
-    one, need not. The first assertion sets the first value and always stays."""
-    ordered = sorted(asserted, key=lambda c: c.when)
-    named = [names_in(c.text) - subject - CALENDAR for c in ordered]
-    fresh = [
-        i
-        for i in range(1, len(ordered))
-        if named[i] and not any(named[i] & named[j] for j in range(i))
-    ]
-    if not fresh:
-        return ordered
-    vectors = [v for i in fresh if (v := ordered[i].vector) is not None]
-    if len(vectors) < len(fresh):
-        return ordered  # resolve() passes only candidates with vectors
-    changes = assertion.change_probabilities([ordered[i].text for i in fresh], np.stack(vectors))
-    dropped = {i for i, p in zip(fresh, changes, strict=True) if p < CHANGE_FLOOR}
-    return [c for i, c in enumerate(ordered) if i not in dropped]
+    start = next((i for i, named in enumerate(values) if asked & named and p[i] >= NAMED), current)
+    held = values[start]
+    weights = p.copy()
+    for i in range(start):
+        if values[i] and values[i] <= held:
+            weights[i] *= RESTATED
+    chances = _latest(weights, start)
+    if chances.max() <= 0:
+        return None
+    found = int(np.argmax(chances))
+    old = values[found] - held if values[found] & held else set()
+    earlier = [i for i in range(found) if values[i] & old and p[i] >= NAMED]
+    return earlier[-1] if earlier else found
 
 
 def about_subject(question: str, candidates: Sequence[Candidate]) -> list[Candidate]:
@@ -195,8 +163,9 @@ def resolve(
     members: Sequence[Candidate],
     *,
     period_end: int | None = None,
-    floor: float = 0.7,
+    floor: float = 0.5,
     anchor: str | None = None,
+    read: bool = True,
 ) -> str | None:
     """The id of the statement about the subject (`about_subject`'s, with their vectors) that
     answers the question's attribute at its time, or None.
@@ -204,7 +173,9 @@ def resolve(
     `anchor`: the memory stating the value the ledger read off plain text for the question. It
     is the seed, only statements much like it form its group, and only a later assertion among
     them answers instead (the ledger missed the change). An anchor that reads as a mention is
-    no anchor: the question is resolved as if the ledger had no answer.
+    no anchor: the question is resolved as if the ledger had no answer. `floor`: the least
+    P(assertion) a statement must have to answer; `read`: False counts every statement as an
+    assertion (the ablation without the statement reader).
     """
     members = [c for c in members if c.vector is not None]
     if query is None or len(members) < 2:
@@ -213,40 +184,42 @@ def resolve(
     seed = next((i for i, c in enumerate(members) if c.id == anchor), None)
     if anchor is not None and seed is None:
         return None  # the ledger's answer is not about the subject the question names
-    if seed is not None:
-        said = members[seed]
-        assert said.vector is not None  # members without vectors were dropped above
-        if assertion.probabilities([said.text], said.vector[None, :])[0] < ANCHOR_MENTION:
-            seed = None  # read off a mention: resolve as if the ledger had no answer
-    chosen = attribute.group(
-        [c.text for c in members],
+    if (
+        seed is not None
+        and read
+        and assertion.probabilities([members[seed].text])[0] < ANCHOR_MENTION
+    ):
+        seed = None  # read off a mention: resolve as if the ledger had no answer
+    texts = [c.text for c in members]
+    relevant, _ = attribute.probabilities(
+        texts,
         np.stack([c.vector for c in members if c.vector is not None]).astype(np.float32),
         question,
         query,
         _subject_words(members, names),
         seed,
-        attribute.FLOOR if seed is None else ANCHOR_FLOOR,
         attribute.LINK if seed is None else ANCHOR_LINK,
     )
-    group = [members[i] for i in chosen]
-    if len(group) < 2:
-        return None
-    scores = assertion.probabilities(
-        [c.text for c in group], np.stack([c.vector for c in group if c.vector is not None])
-    )
-    asserted = _settled(
-        [c for c, p in zip(group, scores, strict=True) if p >= floor], _subject_words(group, names)
-    )
-    if not asserted:
-        return None
+    floor_of = attribute.FLOOR if seed is None else ANCHOR_FLOOR
+    if len({c.when for c, r in zip(members, relevant, strict=True) if r >= floor_of}) < 2:
+        return None  # no attribute with statements of two times to choose between
+    asserted = assertion.probabilities(texts) if read else np.ones(len(members))
+    # Time order; among statements of one moment the better-ranked counts as the later.
+    order = sorted(range(len(members)), key=lambda i: (members[i].when, -i))
+    p = np.array([relevant[i] * (asserted[i] if asserted[i] >= floor else 0.0) for i in order])
     mode = mode_of(question, period_end)
     if mode is Mode.AT and period_end is not None:
-        held = [c for c in asserted if c.when < period_end]
-        return max(held, key=lambda c: c.when).id if held else None
+        p *= np.array([members[i].when < period_end for i in order])
+    chances = _latest(p, len(order))
+    if chances.max() <= 0:
+        return None
+    best = int(np.argmax(chances))
     if mode is Mode.PAST:
-        before = _before_current(asserted, question, names)
-        return before.id if before is not None else None
-    latest = max(asserted, key=lambda c: c.when)
+        subject = _subject_words(members, names) | CALENDAR
+        values = [names_in(members[i].text) - subject for i in order]
+        before = _before(p, values, best, names_in(question) - subject)
+        return None if before is None else members[order[before]].id
+    latest = members[order[best]]
     if seed is not None and latest.when <= members[seed].when:
         return None  # the ledger's answer is the latest assertion: it stands
     return latest.id
