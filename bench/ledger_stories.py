@@ -197,6 +197,31 @@ def _questions(stories: list[Story]) -> Iterator[tuple[int, str, str, str, int |
             yield n, "at", q, value, day
 
 
+def _verdict(story: Story, kind: str, expected: str, said: Said) -> str:
+    """What a statement of the asked story counts as for a question of `kind`."""
+    if kind == "current":
+        if said.kind == "mention":
+            return "trap"
+        return "current" if said.value == expected else "stale"
+    names_it = said.value == expected or (
+        said.kind == "change" and story.names(said.text, expected)
+    )
+    return kind if names_it and said.kind in SETTING else "wrong"
+
+
+def _sibling_verdict(story: Story, kind: str, expected: str, text: str) -> str:
+    """What a statement of another story of the same subject counts as. Its labels are about
+    its own attribute, so it is judged by the values of the asked story it names: a writer's
+    trap for one attribute ("Meera switched post offices to Edgware" in her parcel-locker story)
+    can state another attribute's current value, or an old one."""
+    if story.names(text, expected):
+        return kind
+    if kind != "current":
+        return "other"
+    older = {s.value for s in story.said if s.kind in SETTING and s.value != expected}
+    return "stale" if any(story.names(text, value) for value in older) else "other"
+
+
 def score(stories: list[Story], where: dict[str, tuple[int, int]], search: Search) -> Tally:
     """Ask every question and judge its top hit (`where`: memory id -> (story, statement))."""
     tally = Tally()
@@ -206,19 +231,12 @@ def score(stories: list[Story], where: dict[str, tuple[int, int]], search: Searc
         tally.latencies.append(ms)
         tally.asked[kind] += 1
         top = where.get(ids[0]) if ids else None
-        said = story.said[top[1]] if top is not None and top[0] == n else None
-        if said is None:
-            verdict = "other"
-        elif kind == "current":
-            if said.kind == "mention":
-                verdict = "trap"
-            else:
-                verdict = "current" if said.value == expected else "stale"
+        if top is not None and top[0] == n:
+            verdict = _verdict(story, kind, expected, story.said[top[1]])
+        elif top is not None and stories[top[0]].subject == story.subject:
+            verdict = _sibling_verdict(story, kind, expected, stories[top[0]].said[top[1]].text)
         else:
-            names_it = said.value == expected or (
-                said.kind == "change" and story.names(said.text, expected)
-            )
-            verdict = kind if names_it and said.kind in SETTING else "wrong"
+            verdict = "other"
         if verdict in tally.hits:
             tally.hits[verdict] += 1
         if verdict not in ("current", "past", "at"):
@@ -228,10 +246,19 @@ def score(stories: list[Story], where: dict[str, tuple[int, int]], search: Searc
                     "q": question,
                     "want": expected,
                     "got": verdict,
-                    "top": said.text if said else "",
+                    "top": _shown(stories, top, bool(ids)),
                 }
             )
     return tally
+
+
+def _shown(stories: list[Story], top: tuple[int, int] | None, found: bool) -> str:
+    """What a miss's top hit said: a statement (of another story: prefixed with its subject and
+    attribute), a filler note, or nothing found."""
+    if top is None:
+        return "(a filler note)" if found else "(no hit)"
+    story = stories[top[0]]
+    return f"[{story.subject} / {story.attribute}] {story.said[top[1]].text}"
 
 
 def run_row(stories: list[Story], settings: Settings, *, keyed: bool, seed: int) -> Tally:

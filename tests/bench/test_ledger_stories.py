@@ -56,6 +56,19 @@ SET = {
 }
 
 
+def _sibling(text: str) -> dict[str, object]:
+    """A story of Dana's about another attribute whose one mention is `text`."""
+    return {
+        "id": "c",
+        "subject": "Dana Whitfield",
+        "attribute": "gym",
+        "statements": [
+            {"day": 2, "text": "Dana trains at PureGym.", "kind": "assert", "value": "PureGym"},
+            {"day": 50, "text": text, "kind": "mention", "value": "x"},
+        ],
+    }
+
+
 @pytest.fixture
 def stories(tmp_path: Path) -> list[ls.Story]:
     path = tmp_path / "set.json"
@@ -84,6 +97,35 @@ def test_the_top_hit_is_judged_by_the_statement_it_is(stories: list[ls.Story]) -
     answers["What car does Dana drive?"] = "1:1"  # another story's statement: neither
     metrics = ls.score(stories, where, search).metrics()
     assert (metrics["current@1"], metrics["stale@1"], metrics["trap@1"]) == (0.5, 0.0, 0.0)
+
+
+@pytest.mark.parametrize(
+    ("text", "verdict"),
+    [
+        ("Dana parks the Mazda at the gym now.", "current"),
+        ("Dana still misses her old Corolla at the gym.", "stale"),
+        ("Dana's gym has a car park.", "other"),
+    ],
+)
+def test_another_story_of_the_subject_is_judged_by_the_values_it_names(
+    tmp_path: Path, text: str, verdict: str
+) -> None:
+    raw = json.loads(json.dumps(SET))
+    raw["stories"].append(_sibling(text))
+    path = tmp_path / "set.json"
+    path.write_text(json.dumps(raw))
+    stories = ls.load(path)
+    where = {"sibling": (2, 1), "omar": (1, 0)}
+
+    def search(question: str, k: int, as_of: datetime | None) -> list[str]:
+        return ["sibling"] if "Dana" in question else ["omar"]
+
+    tally = ls.score(stories, where, search)
+    asked = {(m["q"], m["got"]) for m in tally.misses}
+    current = "What car does Dana drive?"
+    assert ((current, verdict) in asked) == (verdict != "current")
+    assert tally.hits["current"] == (1 if verdict == "current" else 0)
+    assert ("How does Omar commute?", "stale") in asked
 
 
 def test_statements_interleave_in_day_order_with_filler(stories: list[ls.Story]) -> None:
