@@ -11,6 +11,7 @@ from __future__ import annotations
 import functools
 import os
 import threading
+from collections import OrderedDict
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from importlib import resources
@@ -361,3 +362,64 @@ def _protobuf_fields(
             position += 8 if wire == 1 else 4
         else:
             raise ModelUnavailableError(f"unreadable ONNX file (wire type {wire})")
+
+
+class TunedReader:
+    """A MiniLM fine-tuned with one head (the statement reader, the request check): int8 ONNX
+    that takes the embedding model's own token vectors (`word_table`) and gives one logit per
+    text. P(label) of each text, computed once and kept (the last `READ_CACHE` texts)."""
+
+    MAX_TOKENS = 128  # longer texts are read from their first 128 tokens
+    BATCH = 32  # texts per model call
+    READ_CACHE = 50_000
+
+    def __init__(self, model: bytes, name: str) -> None:
+        import hashlib
+
+        import onnxruntime
+
+        self.model_id = f"{name}-" + hashlib.sha256(model).hexdigest()[:12]
+        self._session = onnxruntime.InferenceSession(
+            model, session_options(), providers=["CPUExecutionProvider"]
+        )
+        self._tokenizer = load_tokenizer(self.MAX_TOKENS)
+        self._weights, self._scale = word_table()
+        self._cache: OrderedDict[str, float] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def known(self, texts: Sequence[str]) -> dict[str, float]:
+        """The readings of these texts the process holds."""
+        with self._lock:
+            return {t: self._cache[t] for t in texts if t in self._cache}
+
+    def remember(self, readings: dict[str, float]) -> None:
+        """Keep readings (from a store or the model) for the texts they are of."""
+        with self._lock:
+            for text, reading in readings.items():
+                self._cache[text] = reading
+                self._cache.move_to_end(text)
+            while len(self._cache) > self.READ_CACHE:
+                self._cache.popitem(last=False)
+
+    def read(self, texts: Sequence[str]) -> npt.NDArray[np.float64]:
+        """P(label) of each text: the cache first, the model for the rest."""
+        known = self.known(texts)
+        missing = list(dict.fromkeys(t for t in texts if t not in known))
+        for first in range(0, len(missing), self.BATCH):
+            part = missing[first : first + self.BATCH]
+            fresh = {t: float(p) for t, p in zip(part, self._run(part), strict=True)}
+            self.remember(fresh)
+            known.update(fresh)
+        return np.array([known[t] for t in texts], dtype=np.float64)
+
+    def _run(self, texts: list[str]) -> npt.NDArray[np.float64]:
+        encoded = [e.ids for e in self._tokenizer.encode_batch(texts)]
+        width = max(len(ids) for ids in encoded)
+        ids = np.zeros((len(texts), width), dtype=np.int64)
+        mask = np.zeros((len(texts), width), dtype=np.int64)
+        for row, tokens in enumerate(encoded):
+            ids[row, : len(tokens)] = tokens
+            mask[row, : len(tokens)] = 1
+        embedded = self._weights[ids].astype(np.float32) * self._scale[ids]
+        (logits,) = self._session.run(None, {"embedded": embedded, "mask": mask})
+        return 1.0 / (1.0 + np.exp(-np.asarray(logits, dtype=np.float64).reshape(-1)))

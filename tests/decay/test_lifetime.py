@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 
 import mnemex
 from mnemex import MemoryStore, Settings
+from mnemex.analysis import phrases
 from mnemex.decay import reinforce
 from mnemex.decay.curve import Decay
 from mnemex.decay.kinds import KINDS, LASTING_KINDS
@@ -233,6 +234,12 @@ def test_look_alikes_are_not_requests(mem_store: MemoryStore) -> None:
         "We'll log the decision in Confluence.",
     ):
         assert not mem_store.analyze(text).save_request, text
+
+
+def test_the_tuned_check_keeps_a_request_the_phrase_rules_miss(mem_store: MemoryStore) -> None:
+    text = "Stick this somewhere safe: the boiler code is 4471."
+    assert not phrases.detect(text).save_request
+    assert mem_store.save(text).memory.kind == "request"
 
 
 def test_spaced_uses_make_a_memory_last_and_promote_it(

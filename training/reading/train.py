@@ -45,17 +45,21 @@ MAX_TOKENS = 128
 
 
 def statements(paths: list[Path]) -> list[dict[str, Any]]:
-    """Every statement of the story sets (text, kind and attribute, the fold key), and each
+    """Every statement of the story sets as training rows (`row`), and each
     story's facts in their plainest form (`plain`)."""
     rows = []
     for path in paths:
         for story in json.loads(path.read_text())["stories"]:
             for said in story["statements"]:
-                rows.append(
-                    {"text": said["text"], "kind": said["kind"], "attribute": story["attribute"]}
-                )
+                rows.append(row(said["text"], said["kind"], story["attribute"]))
             rows.extend(plain(story))
     return rows
+
+
+def row(text: str, kind: str, attribute: str) -> dict[str, Any]:
+    """A training row: the text, its label (1: it sets the subject's own value) and its fold
+    group (the attribute)."""
+    return {"text": text, "label": int(kind != "mention"), "group": attribute}
 
 
 RELATIVES = ("sister", "brother", "colleague", "neighbour", "friend", "partner", "boss")
@@ -73,21 +77,15 @@ def plain(story: dict[str, Any]) -> list[dict[str, Any]]:
     setting = [s for s in story["statements"] if s["kind"] != "mention"]
     mentions = [s for s in story["statements"] if s["kind"] == "mention"]
     stop = draw.choice([".", ""])
-    rows = [
-        {
-            "text": f"{owner} {attribute} is {setting[-1]['value']}{stop}",
-            "kind": "assert",
-            "attribute": attribute,
-        }
-    ]
+    rows = [row(f"{owner} {attribute} is {setting[-1]['value']}{stop}", "assert", attribute)]
     if mentions:
         relative = draw.choice(RELATIVES)
         rows.append(
-            {
-                "text": f"{owner} {relative}'s {attribute} is {mentions[0]['value']}{stop}",
-                "kind": "mention",
-                "attribute": attribute,
-            }
+            row(
+                f"{owner} {relative}'s {attribute} is {mentions[0]['value']}{stop}",
+                "mention",
+                attribute,
+            )
         )
     return rows
 
@@ -139,8 +137,8 @@ def batch(texts: list[str], tokenizer: Any) -> tuple[Any, Any]:
 
 
 def train(rows: list[dict[str, Any]]) -> Any:
-    """Fine-tune a reader on these statements (mentions weighted up so the classes count
-    alike)."""
+    """Fine-tune a reader on these rows (`text`, `label` 0 or 1; the negatives weighted so the
+    classes count alike)."""
     import torch
     import torch.nn.functional as F
 
@@ -151,8 +149,8 @@ def train(rows: list[dict[str, Any]]) -> Any:
     optimiser = torch.optim.AdamW(
         [p for p in reader.parameters() if p.requires_grad], lr=RATE, weight_decay=0.01
     )
-    setting = sum(r["kind"] != "mention" for r in rows)
-    balance = torch.tensor((len(rows) - setting) / max(setting, 1))
+    positive = sum(r["label"] for r in rows)
+    balance = torch.tensor((len(rows) - positive) / max(positive, 1))
     rows = list(rows)
     for epoch in range(EPOCHS):
         reader.train()
@@ -162,8 +160,8 @@ def train(rows: list[dict[str, Any]]) -> Any:
             part = rows[first : first + BATCH]
             ids, mask = batch([r["text"] for r in part], tokenizer)
             logits = reader(reader.embed(ids), mask)
-            asserted = torch.tensor([float(r["kind"] != "mention") for r in part])
-            loss = F.binary_cross_entropy_with_logits(logits, asserted, pos_weight=balance)
+            labels = torch.tensor([float(r["label"]) for r in part])
+            loss = F.binary_cross_entropy_with_logits(logits, labels, pos_weight=balance)
             optimiser.zero_grad()
             loss.backward()
             optimiser.step()
@@ -189,13 +187,13 @@ def probabilities(reader: Any, texts: list[str]) -> np.ndarray:
 
 def check(rows: list[dict[str, Any]]) -> None:
     """Train on four attribute folds in five, print AUC on the fifth."""
-    attributes = sorted({r["attribute"] for r in rows})
+    attributes = sorted({r["group"] for r in rows})
     random.Random(SEED).shuffle(attributes)
     held = set(attributes[::5])
-    reader = train([r for r in rows if r["attribute"] not in held])
-    test = [r for r in rows if r["attribute"] in held]
+    reader = train([r for r in rows if r["group"] not in held])
+    test = [r for r in rows if r["group"] in held]
     scores = probabilities(reader, [r["text"] for r in test])
-    labels = np.array([int(r["kind"] != "mention") for r in test])
+    labels = np.array([r["label"] for r in test])
     print(
         f"held-out attributes ({len(held)}, {len(test)} statements): "
         f"assertion AUC {auc(scores, labels):.3f}"
@@ -247,7 +245,7 @@ def main() -> None:
     export(reader, OUT)
     print(f"wrote {OUT} ({OUT.stat().st_size / 1e6:.1f} MB)")
     texts = [r["text"] for r in rows[:: max(1, len(rows) // 300)]]
-    shipped = Reader(OUT.read_bytes()).read(texts)
+    shipped = Reader(OUT.read_bytes(), "reading").read(texts)
     gap = np.abs(shipped - probabilities(reader, texts)).max()
     print(f"int8 ONNX against the torch model on {len(texts)} statements: max difference {gap:.3f}")
 

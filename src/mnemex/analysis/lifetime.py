@@ -1,11 +1,13 @@
 """How long a saved message deserves to live: its kind (decay/kinds.py), and a learned check for
 explicit save requests that the phrase rules miss.
 
-Two small logistic models over [MiniLM embedding, lexical features] (or the lexical features
-alone when the embedding model is off): `lasting` / `one_off` / `chatter`, and `request` /
-`not`. Weights ship in data/lifetime.{npz,json}, trained by training/lifetime/train.py on
-sentences written for that purpose; the request threshold was chosen out of fold there so that
-no held-out look-alike crossed it.
+The kind is a small logistic model over [MiniLM embedding, lexical features] (or the lexical
+features alone when the embedding model is off): `lasting` / `one_off` / `chatter`, in
+data/lifetime.{npz,json}, trained by training/lifetime/train.py. The request check is MiniLM
+fine-tuned with one head (data/request.onnx, training/lifetime/requests.py), its threshold
+chosen out of fold above the look-alikes (at most 0.99: 5 of 887 are above it); without the embedding model a logistic
+check of the same kind as the kind model decides. All were trained on sentences written for
+that purpose.
 """
 
 from __future__ import annotations
@@ -21,6 +23,8 @@ import numpy.typing as npt
 
 from mnemex.analysis import features, phrases
 from mnemex.decay import kinds
+from mnemex.embed import TunedReader
+from mnemex.errors import ModelUnavailableError
 
 LASTING_LABELS = ("lasting", "one_off", "chatter")
 Matrix = npt.NDArray[np.float32]
@@ -98,9 +102,29 @@ def learned_request(text: str, found: phrases.Phrases, vector: Matrix | None = N
         return False
     if text.rstrip().endswith(_ASKS):
         return False
+    tuned = request_reader() if vector is not None else None
+    if tuned is not None:
+        check, threshold = tuned
+        return bool(check.read([text])[0] >= threshold)
     _, meta = load()
     model, row, name = _row("request", text, vector)
     return float(model.probabilities(row)[1]) >= float(meta["request_threshold"][name])
+
+
+@functools.cache
+def request_reader() -> tuple[TunedReader, float] | None:
+    """The fine-tuned request check and its threshold (training/lifetime/requests.py); None
+    without its file or the embedding model (then the logistic check decides)."""
+    folder = resources.files("mnemex") / "analysis" / "data"
+    if not (folder / "request.onnx").is_file():
+        return None
+    meta = json.loads((folder / "request.json").read_text(encoding="utf-8"))
+    try:
+        return TunedReader((folder / "request.onnx").read_bytes(), "request"), float(
+            meta["threshold"]
+        )
+    except (ImportError, ModelUnavailableError):
+        return None
 
 
 def kind_of(

@@ -10,84 +10,33 @@ embedding model's own, read from the installed model file (`mnemex.embed.word_ta
 A reading costs one pass of the model (about 3 ms for a short sentence on one core), so it is
 made once per text: a save reads its memory and keeps the result in the store
 (`ReadingStore`); a search reads the store, and the model only for what the store lacks. The
-process keeps the last `CACHE` readings.
+process keeps the last `TunedReader.READ_CACHE` readings.
 """
 
 from __future__ import annotations
 
 import functools
 import hashlib
-import threading
-from collections import OrderedDict
 from collections.abc import Collection, Sequence
 from importlib import resources
 
 import numpy as np
 import numpy.typing as npt
 
-from mnemex.embed import load_tokenizer, session_options, word_table
+from mnemex.embed import TunedReader
 from mnemex.errors import ModelUnavailableError
 from mnemex.store.base import Tx
 
-MAX_TOKENS = 128  # longer statements are read from their first 128 tokens
-BATCH = 32  # texts per model call
-CACHE = 50_000  # readings kept in the process
 QUESTION = 0.1  # the most a question reads
 READ_CHANGE = 0.9  # the least reading of a statement the ledger read a change or correction in
 Probabilities = npt.NDArray[np.float64]
 
 
-class Reader:
+class Reader(TunedReader):
     """The statement reader, loaded on first use (None from `reader()` without its file)."""
 
-    def __init__(self, model: bytes) -> None:
-        import onnxruntime
-
-        self.model_id = "reading-" + hashlib.sha256(model).hexdigest()[:12]
-        self._session = onnxruntime.InferenceSession(
-            model, session_options(), providers=["CPUExecutionProvider"]
-        )
-        self._tokenizer = load_tokenizer(MAX_TOKENS)
-        self._weights, self._scale = word_table()
-        self._cache: OrderedDict[str, float] = OrderedDict()
-        self._lock = threading.Lock()
-
-    def known(self, texts: Sequence[str]) -> dict[str, float]:
-        """The readings of these texts the process holds."""
-        with self._lock:
-            return {t: self._cache[t] for t in texts if t in self._cache}
-
-    def remember(self, readings: dict[str, float]) -> None:
-        """Keep readings (from the store or the model) for the texts they are of."""
-        with self._lock:
-            for text, reading in readings.items():
-                self._cache[text] = reading
-                self._cache.move_to_end(text)
-            while len(self._cache) > CACHE:
-                self._cache.popitem(last=False)
-
-    def read(self, texts: Sequence[str]) -> Probabilities:
-        """P(assertion) of each text: the cache first, the model for the rest."""
-        known = self.known(texts)
-        missing = list(dict.fromkeys(t for t in texts if t not in known))
-        for first in range(0, len(missing), BATCH):
-            part = missing[first : first + BATCH]
-            fresh = {t: float(p) for t, p in zip(part, self._run(part), strict=True)}
-            self.remember(fresh)
-            known.update(fresh)
-        return np.array([known[t] for t in texts], dtype=np.float64)
-
     def _run(self, texts: list[str]) -> Probabilities:
-        encoded = [e.ids for e in self._tokenizer.encode_batch(texts)]
-        width = max(len(ids) for ids in encoded)
-        ids = np.zeros((len(texts), width), dtype=np.int64)
-        mask = np.zeros((len(texts), width), dtype=np.int64)
-        for row, tokens in enumerate(encoded):
-            ids[row, : len(tokens)] = tokens
-            mask[row, : len(tokens)] = 1
-        embedded = self._weights[ids].astype(np.float32) * self._scale[ids]
-        (logits,) = self._session.run(None, {"embedded": embedded, "mask": mask})
-        read = 1.0 / (1.0 + np.exp(-np.asarray(logits, dtype=np.float64).reshape(-1)))
+        read = super()._run(texts)
         # A question states nothing (the extractor's rule too): the training stories hold
         # four questions, too few for the model to learn it.
         asked = np.array([t.rstrip().endswith("?") for t in texts])
@@ -102,7 +51,7 @@ def reader() -> Reader | None:
     if not path.is_file():
         return None
     try:
-        return Reader(path.read_bytes())
+        return Reader(path.read_bytes(), "reading")
     except (ImportError, ModelUnavailableError):
         return None
 

@@ -1,0 +1,90 @@
+"""Train the shipped request check: does a message ask the assistant to keep something?
+
+    .venv/bin/pip install -r training/reading/requirements.txt
+    .venv/bin/python -m training.lifetime.requests
+
+MiniLM fine-tuned with one head, as the statement reader (training/reading/train.py): the same
+model, trainer and int8 export, other data. Positives: requests*.txt; negatives:
+not_requests*.txt (look-alikes: questions about memory, tasks, reported speech, refusals) and
+the first plain-statement files (lasting.txt, one_off.txt, chatter.txt), as for the logistic
+check it replaces (training/lifetime/train.py). No benchmark persona or request set is read.
+
+1. Five folds out of fold: the threshold is the lowest cut above every out-of-fold probability
+   of a negative the phrase rules do not already catch, plus a margin, at most 0.99 (the same
+   rule as the logistic check); what it catches and lets through there is printed.
+2. Fit on everything, write src/mnemex/analysis/data/request.onnx and request.json (the
+   threshold and the out-of-fold figures).
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from mnemex.analysis import phrases
+from mnemex.embed import TunedReader
+from training.lifetime.train import MARGIN, lines
+from training.reading import train as tuning
+
+OUT = Path(__file__).resolve().parents[2] / "src" / "mnemex" / "analysis" / "data"
+FOLDS = 5
+CAP = 0.99
+
+
+def rows() -> list[dict[str, Any]]:
+    """Every training message with its label (1: a request) and its own fold group."""
+    positives = lines("requests.txt") + lines("requests_more.txt")
+    plain = lines("lasting.txt") + lines("one_off.txt") + lines("chatter.txt")
+    negatives = lines("not_requests.txt") + lines("not_requests_more.txt") + plain
+    return [
+        {"text": text, "label": label, "group": f"{label}:{n}"}
+        for label, texts in ((1, positives), (0, negatives))
+        for n, text in enumerate(texts)
+    ]
+
+
+def out_of_fold(data: list[dict[str, Any]]) -> np.ndarray:
+    """P(request) of each row from a model that did not see it."""
+    order = list(range(len(data)))
+    random.Random(tuning.SEED).shuffle(order)
+    found = np.zeros(len(data))
+    for fold in range(FOLDS):
+        held = sorted(order[fold::FOLDS])
+        kept = set(held)
+        model = tuning.train([r for i, r in enumerate(data) if i not in kept])
+        found[held] = tuning.probabilities(model, [data[i]["text"] for i in held])
+    return found
+
+
+def main() -> None:
+    data = rows()
+    labels = np.array([r["label"] for r in data])
+    scores = out_of_fold(data)
+    missed = np.array([not phrases.detect(r["text"]).save_request for r in data])
+    look_alikes = (labels == 0) & missed
+    threshold = min(CAP, float(scores[look_alikes].max()) + MARGIN)
+    report = {
+        "rows": len(data),
+        "requests_rules_miss": int(((labels == 1) & missed).sum()),
+        "caught_out_of_fold": int(((labels == 1) & missed & (scores >= threshold)).sum()),
+        "false_positives_out_of_fold": int((look_alikes & (scores >= threshold)).sum()),
+        "negatives_rules_miss": int(look_alikes.sum()),
+    }
+    print(f"threshold {threshold:.3f}: {report}")
+    model = tuning.train(data)
+    path = OUT / "request.onnx"
+    tuning.export(model, path)
+    shipped = TunedReader(path.read_bytes(), "request")
+    meta = {"threshold": round(threshold, 4), "model_id": shipped.model_id, "cv": report}
+    (OUT / "request.json").write_text(json.dumps(meta, indent=2) + "\n", encoding="utf-8")
+    texts = [r["text"] for r in data[:: max(1, len(data) // 300)]]
+    gap = np.abs(shipped.read(texts) - tuning.probabilities(model, texts)).max()
+    print(f"wrote {path} ({path.stat().st_size / 1e6:.1f} MB); int8 against torch: {gap:.3f}")
+
+
+if __name__ == "__main__":
+    main()
