@@ -86,6 +86,26 @@ def test_the_past_skips_restatements_of_the_current_value() -> None:
 
 
 @pytest.mark.usefixtures("mentions_are_not_assertions")
+@pytest.mark.parametrize("asked", ["before the Mazda", "before the Mazdas", "until the Mazda"])
+def test_the_value_counted_back_from_is_not_taken_for_the_subject(asked: str) -> None:
+    dana = ("Dana Whitfield",)
+    cars = [
+        said(1, "Dana Whitfield drives a silver Corolla", 3, CAR, entities=(*dana, "Corolla")),
+        said(2, "Dana Whitfield leased a Kia", 20, CAR, entities=(*dana, "Kia")),
+        said(3, "Dana drives the Mazda now, she sold the Kia", 40, CAR, entities=("Mazda", "Kia")),
+        said(4, "Dana took the Mazda up the coast", 55, CAR, entities=("Mazda",)),
+        said(5, "Dana joined Globex as an analyst", 50, JOB),
+        said(6, "Dana was promoted at Globex", 58, JOB),
+        said(8, "Dana Whitfield leads the audit team", 52, JOB),
+        said(9, "Dana moved desks to the third floor", 57, JOB),
+        said(7, "Omar Haddad is waiting for the Mazda dealer to call", 30, CAR, entities=("Omar",)),
+    ]
+    # "Mazda" is an entity the question names, but Dana is its subject: the Kia held before
+    # the statement that brought the Mazda (which names both), not the Corolla before that.
+    assert answer(f"What did Dana drive {asked}?", PERSON + CAR, cars) == "m2"
+
+
+@pytest.mark.usefixtures("mentions_are_not_assertions")
 def test_a_time_asks_for_the_latest_assertion_then() -> None:
     query = PERSON + CAR
     assert answer("Dana's car?", query, story(), period_end=30 * DAY) == "m1"

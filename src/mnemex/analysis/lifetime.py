@@ -5,9 +5,9 @@ The kind is a small logistic model over [MiniLM embedding, lexical features] (or
 features alone when the embedding model is off): `lasting` / `one_off` / `chatter`, in
 data/lifetime.{npz,json}, trained by training/lifetime/train.py. The request check is MiniLM
 fine-tuned with one head (data/request.onnx, training/lifetime/requests.py), its threshold
-chosen out of fold above the look-alikes (at most 0.99: 5 of 887 are above it); without the embedding model a logistic
-check of the same kind as the kind model decides. All were trained on sentences written for
-that purpose.
+chosen out of fold above the look-alikes (at most 0.99: 5 of 887 are above it); without the
+embedding model a logistic check of the same kind as the kind model decides. All were trained
+on sentences written for that purpose.
 """
 
 from __future__ import annotations

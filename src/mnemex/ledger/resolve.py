@@ -4,7 +4,9 @@ answer with the latest assertion (or, for a question about the past, the one bef
 The safety net for every statement the save side could not key. It needs no extraction:
 
 1. **Subject**: the names the question shares with the candidates' entities (a first name
-   matches a full name); a question in the first person is about the user.
+   matches a full name) that at least half as many candidates speak of as the most named one
+   (a value the question names, "before Hyperoptic", is no subject); only statements naming
+   the subject are read. A question in the first person is about the user.
 2. **Same attribute**: the best-ranked candidate about the subject is the seed; a learned model
    (`attribute.py`) gives each other statement P(it speaks of the attribute the question asks),
    from its closeness to the question and the seed once the subject's shared part is removed.
@@ -47,6 +49,7 @@ _PAST = re.compile(
     r"no\s+longer|(?:the|his|her|their|my)\s+old|first\s+one|had\s+been)\b",
     re.IGNORECASE,
 )
+_SINCE = re.compile(r"\b(?:before|until|prior\s+to)\b", re.IGNORECASE)  # "before Y"
 CALENDAR = frozenset(
     "january february march april may june july august september october november december "
     "jan feb mar apr jun jul aug sep sept oct nov dec monday tuesday wednesday thursday friday "
@@ -96,6 +99,17 @@ def subject_names(question: str, candidates: Sequence[Candidate]) -> set[str]:
     return found
 
 
+def core_names(names: set[str], members: Sequence[Candidate]) -> set[str]:
+    """The names of the question's subject among those it shares with the candidates: the ones
+    most of them speak of. A value the question names ("before Hyperoptic") is an entity too,
+    but only its few statements name it; taken for the subject, it was masked out of them and
+    the question lost the value it starts from."""
+    said = [set(tokens(c.text)) for c in members]
+    counts = {name: sum(name in words for words in said) for name in names}
+    most = max(counts.values(), default=0)
+    return {name for name, count in counts.items() if 2 * count >= most}
+
+
 def about(candidate: Candidate, names: set[str], first_person: bool) -> bool:
     """True when the candidate speaks of one of the names (or of the user, in the first person)."""
     if names:
@@ -128,13 +142,15 @@ def _before(
 ) -> int | None:
     """The statement that set the value before the current one (statements in time order).
 
-    "before Y" starts from the first likely statement naming Y; otherwise from the current
-    one. Statements naming only the value in force there restate it and hardly count; one
-    naming it and more is the change to it, and an earlier statement naming the more (the old
-    value) answers before it does.
+    "before Y" starts from the first likely statement naming Y, where Y is the value in force;
+    otherwise from the current one. Statements naming only the value in force there restate it
+    and hardly count; one naming it and more is the change to it, and an earlier statement
+    naming the more (the old value) answers before it does.
     """
     start = next((i for i, named in enumerate(values) if asked & named and p[i] >= NAMED), current)
-    held = values[start]
+    # The value in force there: the one asked about when the statement names several ("is on
+    # Max now, dropped Disney+" for "before Max"), else every value it names.
+    held = (values[start] & asked) or values[start]
     weights = p.copy()
     for i in range(start):
         if values[i] and values[i] <= held:
@@ -146,6 +162,25 @@ def _before(
     old = values[found] - held if values[found] & held else set()
     earlier = [i for i in range(found) if values[i] & old and p[i] >= NAMED]
     return earlier[-1] if earlier else found
+
+
+def _asked_value(question: str, subject: set[str]) -> set[str]:
+    """The value a question about the past counts back from: the names after "before" /
+    "until" / "prior to" ("What TV service did Lucas have before Prime?" -> prime, not tv),
+    else every name of the question but the subject's."""
+    named = names_in(question) - subject
+    cue = _SINCE.search(question)
+    if cue is None:
+        return named
+    tail = question[cue.end() :].casefold()
+    return {name for name in named if name in tail} or named
+
+
+def _singular(name: str) -> str:
+    """A name without a plural or possessive ending: "before the Sennheisers" names the
+    Sennheiser, "Bose's" the Bose."""
+    name = name.removesuffix("'s").removesuffix("’s")
+    return name[:-1] if len(name) > 4 and name.endswith("s") and not name.endswith("ss") else name
 
 
 def about_subject(question: str, candidates: Sequence[Candidate]) -> list[Candidate]:
@@ -180,7 +215,9 @@ def resolve(
     members = [c for c in members if c.vector is not None]
     if query is None or len(members) < 2:
         return None
-    names = subject_names(question, members)
+    names = core_names(subject_names(question, members), members)
+    if names:  # a value's name let in statements of other subjects ("Hot Pod Yoga" for "hot")
+        members = [c for c in members if names & set(tokens(c.text))]
     seed = next((i for i, c in enumerate(members) if c.id == anchor), None)
     if anchor is not None and seed is None:
         return None  # the ledger's answer is not about the subject the question names
@@ -216,8 +253,9 @@ def resolve(
     best = int(np.argmax(chances))
     if mode is Mode.PAST:
         subject = _subject_words(members, names) | CALENDAR
-        values = [names_in(members[i].text) - subject for i in order]
-        before = _before(p, values, best, names_in(question) - subject)
+        values = [{_singular(n) for n in names_in(members[i].text) - subject} for i in order]
+        asked = {_singular(n) for n in _asked_value(question, subject)}
+        before = _before(p, values, best, asked)
         return None if before is None else members[order[before]].id
     latest = members[order[best]]
     if seed is not None and latest.when <= members[seed].when:
