@@ -125,6 +125,18 @@ def test_no_subject_no_answer_and_first_person_is_the_user() -> None:
 
 
 @pytest.mark.usefixtures("mentions_are_not_assertions")
+def test_the_asked_attribute_named_as_an_entity_is_not_the_subject() -> None:
+    """ "Which VPN am I paying for?": "VPN" is an entity of every VPN statement, but the asker is
+    the subject; another person's later VPN never answers."""
+    vpns = [
+        said(1, "My VPN is Obscura VPN", 3, CAR, entities=("VPN", "Obscura VPN")),
+        said(2, "I moved my VPN to Surfshark", 40, CAR, entities=("VPN", "Surfshark")),
+        said(3, "Priya's VPN is TorGuard now", 50, CAR, entities=("Priya", "VPN", "TorGuard")),
+    ]
+    assert answer("Which VPN am I paying for?", PERSON + CAR, vpns) == "m2"
+
+
+@pytest.mark.usefixtures("mentions_are_not_assertions")
 def test_a_later_assertion_overrides_what_the_ledger_read_only_of_its_own_attribute() -> None:
     """The ledger read "Dana drives a silver Corolla" (m1) and missed the trade-in: the later
     car statement answers, never the later job one, nor a car statement older than m1."""

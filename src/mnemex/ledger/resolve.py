@@ -4,9 +4,10 @@ answer with the latest assertion (or, for a question about the past, the one bef
 The safety net for every statement the save side could not key. It needs no extraction:
 
 1. **Subject**: the names the question shares with the candidates' entities (a first name
-   matches a full name) that at least half as many candidates speak of as the most named one
-   (a value the question names, "before Hyperoptic", is no subject); only statements naming
-   the subject are read. A question in the first person is about the user.
+   matches a full name), but not the asked attribute's ("Which VPN ...") nor the value a
+   question about the past counts back from ("... before Hyperoptic"), and of those the ones
+   at least half as many candidates speak of as the most named one; a question in the first
+   person with no such name is about the user. Only statements about the subject are read.
 2. **Same attribute**: the best-ranked candidate about the subject is the seed; a learned model
    (`attribute.py`) gives each other statement P(it speaks of the attribute the question asks),
    from its closeness to the question and the seed once the subject's shared part is removed.
@@ -99,11 +100,19 @@ def subject_names(question: str, candidates: Sequence[Candidate]) -> set[str]:
     return found
 
 
-def core_names(names: set[str], members: Sequence[Candidate]) -> set[str]:
-    """The names of the question's subject among those it shares with the candidates: the ones
-    most of them speak of. A value the question names ("before Hyperoptic") is an entity too,
-    but only its few statements name it; taken for the subject, it was masked out of them and
-    the question lost the value it starts from."""
+def core_names(question: str, names: set[str], members: Sequence[Candidate]) -> set[str]:
+    """The names of the question's subject among those it shares with the candidates. Not a
+    name in the place of the asked attribute ("Which VPN ...") or of the value a question about
+    the past counts back from ("... before Hyperoptic"): both are entities too, and taken for
+    the subject they were masked out of every statement and the question lost its attribute or
+    its value. Of the rest, the ones at least half as many candidates speak of as the most
+    named one."""
+    words = tokens(question)
+    placed = set(words[1:2]) if words[:1] in (["which"], ["what"]) else set()
+    cue = _SINCE.search(question)
+    if cue is not None:
+        placed |= set(tokens(question[cue.end() :]))
+    names = names - placed
     said = [set(tokens(c.text)) for c in members]
     counts = {name: sum(name in words for words in said) for name in names}
     most = max(counts.values(), default=0)
@@ -215,9 +224,13 @@ def resolve(
     members = [c for c in members if c.vector is not None]
     if query is None or len(members) < 2:
         return None
-    names = core_names(subject_names(question, members), members)
-    if names:  # a value's name let in statements of other subjects ("Hot Pod Yoga" for "hot")
-        members = [c for c in members if names & set(tokens(c.text))]
+    names = core_names(question, subject_names(question, members), members)
+    # A value's or an attribute's name let in statements of other subjects ("Hot Pod Yoga" for
+    # "hot", every "VPN" for "Which VPN am I paying for?"): read the subject's alone.
+    first_person = FIRST_PERSON.search(question) is not None
+    members = [c for c in members if about(c, names, first_person)]
+    if len(members) < 2:
+        return None
     seed = next((i for i, c in enumerate(members) if c.id == anchor), None)
     if anchor is not None and seed is None:
         return None  # the ledger's answer is not about the subject the question names
