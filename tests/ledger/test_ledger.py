@@ -200,6 +200,27 @@ def test_a_first_name_question_finds_the_keyed_facts_of_the_full_name(
     assert "ledger" in top.channels  # answered by the ledger, not only by ranking
 
 
+def test_a_keyed_subject_answers_before_a_neighbours_key_whatever_its_category(
+    store: MemoryStore,
+) -> None:
+    # NER may take a person for a place; their writer keyed a fact to them, so their first name
+    # still finds it. And a key another person holds, reached through a neighbour ("Liam" and
+    # his extracted `post_office`), never outranks the named subject's own answer.
+    store.save(
+        "Seun Adeyemi sends his parcels from the post office on Market Street.",
+        subject="Seun Adeyemi",
+        relation="post office branch",
+        value="Market Street",
+    )
+    store.upsert_entities([{"name": "Seun Adeyemi", "category": "place"}])
+    store.save("Seun's colleague does all her posting at the Crown Post Office in town.")
+    store.save("Liam switched post offices to Ranelagh this month.")
+    store.save("Liam and Seun are neighbours.")
+    top = store.search("Which post office does Seun use now?", k=1, explain=True)[0]
+    assert "Market Street" in top.memory.content
+    assert "ledger" in top.channels
+
+
 def test_a_short_key_query_lists_every_value_but_never_for_someone_else(
     store: MemoryStore,
 ) -> None:

@@ -100,14 +100,23 @@ def _a_person(entity: Entity) -> bool:
 
 def by_first_name(tx: Tx, text: str, found: Sequence[str]) -> list[str]:
     """The persons a capitalised first name in the query names by their full name: "Priya" is
-    the tenant's one Priya with a surname (none when there are several)."""
+    the tenant's one Priya with a surname (none when there are several). Named like a person is
+    enough when its writers keyed facts to it, whatever the entity's category ("Seun Adeyemi
+    sends his parcels from the post office" made him a place)."""
     out: list[str] = []
     for token in dict.fromkeys(t for t in _name_tokens(text) if t[:1].isupper()):
         people = tx.entities_by_prefix(normalize_name(token) + " ", 3)
-        ids = [e.id for e in people if _a_person(e)]
+        ids = [e.id for e in people if _a_person(e) or _keyed_subject(tx, e)]
         if len(ids) == 1 and ids[0] not in found and ids[0] not in out:
             out.append(ids[0])
     return out
+
+
+def _keyed_subject(tx: Tx, entity: Entity) -> bool:
+    """Named like a person, and the subject of a fact its writer keyed."""
+    if entity.expired_at is not None or _PERSON_NAME.match(entity.name) is None:
+        return False
+    return any(f.confidence >= KEYED for f in tx.facts_for_key(entity.id, None))
 
 
 def _current(tx: Tx, subject_id: str, as_of: datetime | None) -> list[Fact]:
@@ -433,13 +442,16 @@ class LedgerAnswers:
     ) -> tuple[dict[str, float], set[str]]:
         weights: dict[str, float] = {}
         keyed: set[str] = set()
+        # A second hop answers only when no subject the question names answers itself ("Which
+        # post office does Seun use?": Seun's own key, not a neighbour's `post_office`).
+        hops = not any(found for _, _, found, _ in asked)
         for facts, direct, found, (hop_score, hop_best) in asked:
             score, best, hop = direct, found, 1.0
             if not best:
                 score, best = _embedded(facts, cosines)
             if not best:
                 score, best = _stated([f for f in facts if f.confidence >= KEYED], statements)
-            if not best and hop_best:
+            if not best and hop_best and hops:
                 score, best, hop = hop_score, hop_best, SECOND_HOP
             # Among equally good answers the most recent statement leads.
             for rank, fact in enumerate(sorted(best, key=lambda f: (f.valid_from, f.recorded_at))):
