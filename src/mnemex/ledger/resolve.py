@@ -107,8 +107,8 @@ def core_names(question: str, names: set[str], members: Sequence[Candidate]) -> 
     the subject they were masked out of every statement and the question lost its attribute or
     its value. Of the rest, the ones at least half as many candidates speak of as the most
     named one."""
-    words = tokens(question)
-    placed = set(words[1:2]) if words[:1] in (["which"], ["what"]) else set()
+    asked = tokens(question)
+    placed = set(asked[1:2]) if asked[:1] in (["which"], ["what"]) else set()
     cue = _SINCE.search(question)
     if cue is not None:
         placed |= set(tokens(question[cue.end() :]))
