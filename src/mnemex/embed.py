@@ -117,12 +117,7 @@ class MiniLMEmbedder:
             return self._pool
 
     def _batch(self, encoded: list[list[int]]) -> Vectors:
-        width = max(len(ids) for ids in encoded)
-        ids = np.zeros((len(encoded), width), dtype=np.int64)
-        mask = np.zeros((len(encoded), width), dtype=np.int64)
-        for row, tokens in enumerate(encoded):
-            ids[row, : len(tokens)] = tokens
-            mask[row, : len(tokens)] = 1
+        ids, mask = padded(encoded)
         feeds = {"input_ids": ids, "attention_mask": mask}
         if self._needs_types:
             feeds["token_type_ids"] = np.zeros_like(ids)
@@ -158,6 +153,17 @@ def load_tokenizer(max_length: int) -> Any:
     tokenizer.enable_truncation(max_length=max_length)
     tokenizer.no_padding()
     return tokenizer
+
+
+def padded(encoded: Sequence[Sequence[int]]) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]:
+    """Token ids padded with zeros to the longest of the batch, and the attention mask."""
+    width = max(len(tokens) for tokens in encoded)
+    ids = np.zeros((len(encoded), width), dtype=np.int64)
+    mask = np.zeros((len(encoded), width), dtype=np.int64)
+    for row, tokens in enumerate(encoded):
+        ids[row, : len(tokens)] = tokens
+        mask[row, : len(tokens)] = 1
+    return ids, mask
 
 
 def token_batches(lengths: Sequence[int], budget: int, workers: int = 1) -> list[list[int]]:
@@ -413,13 +419,7 @@ class TunedReader:
         return np.array([known[t] for t in texts], dtype=np.float64)
 
     def _run(self, texts: list[str]) -> npt.NDArray[np.float64]:
-        encoded = [e.ids for e in self._tokenizer.encode_batch(texts)]
-        width = max(len(ids) for ids in encoded)
-        ids = np.zeros((len(texts), width), dtype=np.int64)
-        mask = np.zeros((len(texts), width), dtype=np.int64)
-        for row, tokens in enumerate(encoded):
-            ids[row, : len(tokens)] = tokens
-            mask[row, : len(tokens)] = 1
+        ids, mask = padded([e.ids for e in self._tokenizer.encode_batch(texts)])
         embedded = self._weights[ids].astype(np.float32) * self._scale[ids]
         (logits,) = self._session.run(None, {"embedded": embedded, "mask": mask})
         return 1.0 / (1.0 + np.exp(-np.asarray(logits, dtype=np.float64).reshape(-1)))

@@ -466,7 +466,7 @@ def run_search(
             tx,
             request.text,
             request.as_of,
-            [ids[int(i)] for i in ranking],
+            [ids[int(i)] for i in ranking[: resolve.POOL]],
             pending,
             asked_period,
             anchor,

@@ -29,7 +29,7 @@ from typing import Any
 
 import numpy as np
 
-from mnemex.embed import load_tokenizer, word_table
+from mnemex.embed import load_tokenizer, padded, word_table
 from mnemex.ledger.assertion import Reader
 from training.fitting import auc
 
@@ -126,14 +126,8 @@ def batch(texts: list[str], tokenizer: Any) -> tuple[Any, Any]:
     """Token ids and mask, padded to the batch's longest text."""
     import torch
 
-    encoded = [e.ids for e in tokenizer.encode_batch(texts)]
-    width = max(len(ids) for ids in encoded)
-    ids = torch.zeros((len(texts), width), dtype=torch.long)
-    mask = torch.zeros((len(texts), width), dtype=torch.long)
-    for row, tokens in enumerate(encoded):
-        ids[row, : len(tokens)] = torch.tensor(tokens)
-        mask[row, : len(tokens)] = 1
-    return ids, mask
+    ids, mask = padded([e.ids for e in tokenizer.encode_batch(texts)])
+    return torch.from_numpy(ids), torch.from_numpy(mask)
 
 
 def train(rows: list[dict[str, Any]]) -> Any:

@@ -79,7 +79,8 @@ class ReadingStore:
         found = reader()
         if found is None or not texts:
             return
-        missing = [t for t in dict.fromkeys(texts) if t not in found.known([t])]
+        known = found.known(texts)
+        missing = [t for t in dict.fromkeys(texts) if t not in known]
         if not missing:
             return
         digests = {_digest(t): t for t in missing}
@@ -112,9 +113,3 @@ class ReadingStore:
             for t, v in zip(unique, values, strict=True)
         ]
         tx.put_phrase_vectors(found.model_id, rows)
-
-
-def model_id() -> str | None:
-    """The reader's model id (None without it): stored readings are kept under it."""
-    found = reader()
-    return None if found is None else found.model_id
