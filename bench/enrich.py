@@ -246,9 +246,12 @@ def _resolve(store: mnemex.MemoryStore, name: str, saved: Sequence[tuple[str, An
     """The node a name became in the memories that use it as written: the entity that memory
     links to and that the name names (its name or an alias, or a word of its name: "Priya" in
     "Priya Nair"); None when those memories link none (the word stayed a word). A name no
-    context memory writes that way is looked up in the store."""
+    context memory writes that way (alone: not the first word of a longer capitalised name) is
+    looked up in the store."""
     key = fold(name)
-    using = [m for text, m in saved if re.search(rf"(?<!\w){re.escape(name)}(?!\w)", text)]
+    # As written alone: "Square" in "Square Terminal battery ..." is the longer name's word.
+    alone = rf"(?<!\w){re.escape(name)}(?!\w)(?!\s+[A-Z])"
+    using = [m for text, m in saved if re.search(alone, text)]
     linked = [n for m in using for n in map(lambda e: _node(store, e), m.entities) if n]
     for other in linked:
         if key in _names(other):

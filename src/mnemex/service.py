@@ -399,10 +399,11 @@ class MemoryStore(Browsing, Upkeep):
             return reads.timeline(tx, subject)
 
     def profile(self, *, limit: int = 20) -> list[Fact]:
-        """Current, dated facts for the start of a session: the user first, capped at `limit`."""
+        """Current facts for the start of a session, the user's first (`reads.borne_out`)."""
         limits.check_k(limit, self.settings, "limit")
         with self._read() as tx:
-            return reads.profile(tx, limit)
+            ranked = reads.profile(tx, limit * reads.PROFILE_POOL)
+        return reads.borne_out(ranked, limit, self.search)
 
     def reviews(self, *, status: str | None = "open", limit: int = 50) -> list[Review]:
         """Decisions waiting for a person (or resolved ones), oldest first."""

@@ -128,3 +128,22 @@ def test_a_person_span_joined_by_a_lowercase_word_is_split() -> None:
     assert entities._person_parts([("Ana de Armas", "PERSON", 0, 12, "")], "Ana de Armas") == [
         ("Ana de Armas", "PERSON", 0, 12, "")
     ]
+
+
+def test_the_category_model_votes_where_the_rules_are_weak(
+    mem_store: MemoryStore, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from mnemex.analysis import categories
+
+    text = (
+        "Booked a table at Quince for Saturday"  # spaCy: ORG; people file a restaurant as a place
+    )
+    mem_store.save(text)
+    assert mem_store.entity("Quince").category == "place"
+    # a vote the rules give with weight (a gazetteer entry) is never the model's to change
+    mem_store.save("Moved the Orion dashboards to Grafana")
+    assert mem_store.entity("Grafana").category == "technology"
+    monkeypatch.setattr(categories, "_MODEL", [None])  # the rules alone (restored after)
+    other = mem_store.for_tenant("rules-only")
+    other.save(text)
+    assert other.entity("Quince").category == "organization"

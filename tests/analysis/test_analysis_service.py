@@ -192,11 +192,11 @@ def test_sessions_and_tag_reuse_stay_within_a_tenant(mem_store: MemoryStore) -> 
     other = mem_store.for_tenant("other")
     mem_store.analyze("Have you heard of Helix?", session_id="s1")
     assert other.analyze("I love it", session_id="s1").entities == []
-    mem_store.save("Backups of the secrets", tags=["vaults"])
-    mine = mem_store.analyze("We decided to move the vault to Frankfurt")
-    theirs = other.analyze("We decided to move the vault to Frankfurt")
-    assert "vaults" in mine.tags and "vault" not in mine.tags  # the tenant's own tag, reused
-    assert "vault" in theirs.tags and "vaults" not in theirs.tags
+    mem_store.save("Booked the caterer for June", tags=["weddings"])
+    mine = mem_store.analyze("Remember that my sister's wedding is in June in Lisbon")
+    theirs = other.analyze("Remember that my sister's wedding is in June in Lisbon")
+    assert "weddings" in mine.tags and "wedding" not in mine.tags  # the tenant's tag, reused
+    assert "wedding" in theirs.tags and "weddings" not in theirs.tags
 
 
 def test_everything_works_without_spacy_and_embeddings(

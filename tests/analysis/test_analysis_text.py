@@ -62,13 +62,32 @@ def test_tags_are_topics_never_the_intent_or_a_piece_of_the_sentence() -> None:
     vector = embedder.embed([text])[0]
     words = [(w, "NN" if w in {"billing", "database", "quarter"} else "VB") for w in text.split()]
     found = tags.suggest(
-        text, vector=vector, embed=embedder.embed, names=["PostgreSQL"], words=words
-    )
-    assert 0 < len(found) <= 5 and "decision" not in found
+        text, vector=vector, embed=embedder.embed, names=["PostgreSQL"], words=words,
+        tools=["PostgreSQL"],
+    )  # fmt: skip
+    assert 0 < len(found) <= tags.MAX_TAGS and "decision" not in found
     assert all(t == t.lower() for t in found)
-    assert "billing" in found or "database" in found  # a noun of the message
-    nouns = {"billing", "database", "quarter"}
-    assert all(set(t.split("-")) <= nouns or t in tags.TOPICS for t in found)
+    assert "postgresql" in found and "migration" in found  # the tool, a topic it files under
+    model = tags.model()
+    assert model is not None
+    nouns = {"billing", "database", "quarter", "postgresql"}
+    assert all(set(t.split("-")) <= nouns or t in model.topics for t in found)
+    assert "postgres" not in found  # one spelling of one name
+
+
+def test_the_tag_model_keeps_only_what_a_person_would_file_under() -> None:
+    embedder = load_embedder("minilm-int8")
+    assert embedder is not None
+    text = "My sister's wedding is in June in Lisbon"
+    words = [(w, "NN" if w in {"sister", "wedding"} else "IN") for w in text.split()]
+    found = tags.suggest(text, vector=embedder.embed([text])[0], embed=embedder.embed, words=words)
+    assert found[0] == "wedding" and "sister" not in found  # the topic, not every noun
+    trace: list[tags.Candidate] = []
+    chatter = "ok sounds good"
+    tags.suggest(chatter, vector=embedder.embed([chatter])[0], embed=embedder.embed, trace=trace)
+    model = tags.model()
+    assert model is not None and trace
+    assert max(model.score(trace)) < model.threshold  # nothing close enough to file it under
 
 
 def test_tags_reuse_existing_store_tags() -> None:
@@ -89,7 +108,7 @@ def test_tags_without_embeddings_are_the_nouns() -> None:
         names=["Ines", "Quito"],
         words=words,
     )
-    assert found[:2] == ["trail", "running"]  # compounds are off by default (rarely accepted)
+    assert found[:2] == ["trail", "running"]  # compounds only through the model
     assert not {"ines", "loves", "quito", "ines-loves"} & set(found)
 
 

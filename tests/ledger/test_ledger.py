@@ -401,3 +401,16 @@ def test_fact_at_and_key_neighbours_follow_the_keys_time_order(
         assert tx.fact_at(alice.id, "editor", 0) is None
         assert tx.fact_at(alice.id, "city", 2**62) is None
         assert tx.key_neighbours("fct_missing") == (None, None)
+
+
+def test_profile_shows_only_what_search_bears_out(store: MemoryStore) -> None:
+    store.save("My phone is a Pixel 7.", observed_at=day(1))
+    store.save("My partner is Jamie.", observed_at=day(2))
+    store.save("x", subject="user", relation="editor", value="Helix", observed_at=day(3))
+    assert {f.object for f in store.profile()} == {"Pixel 7", "Jamie", "Helix"}
+    # A change the write side cannot read leaves Pixel 7 in the ledger; search answers
+    # "What is my phone?" with the later statement, so the profile no longer vouches for it.
+    store.save("My Pixel died, I'm on an iPhone 15 now.", observed_at=day(4))
+    assert store.facts("user", "phone")[0].object == "Pixel 7"
+    shown = {f.object for f in store.profile()}
+    assert "Pixel 7" not in shown and {"Jamie", "Helix"} <= shown  # a keyed fact needs no check

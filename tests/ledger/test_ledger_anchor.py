@@ -94,6 +94,18 @@ def test_the_user_leaves_a_held_value_in_the_first_person(store: MemoryStore) ->
     assert store.facts("user", "bank")[0].object == "Starling"
 
 
+def test_a_change_lands_on_the_value_after_the_one_it_leaves(store: MemoryStore) -> None:
+    store.save("My phone is a Pixel 7.")
+    store.save("Upgraded from the Pixel 7 to an iPhone 15, Theo finally convinced me.")
+    assert store.facts("user", "phone")[0].object == "iPhone 15"
+
+
+def test_a_short_form_of_a_held_value_is_that_value(store: MemoryStore) -> None:
+    store.save("Dana's car is a Honda Civic.")
+    store.save("Dana sold the Civic and bought a Mazda CX-5.")
+    assert store.facts("Dana", "car")[0].object == "Mazda CX-5"
+
+
 def test_a_held_value_mentioned_without_a_change_changes_nothing(known: MemoryStore) -> None:
     known.save("Carol showed Dave a Vim plugin called Fugitive.")
     assert known.facts("Carol", "editor")[0].object == "Vim"

@@ -46,6 +46,12 @@ CASES = [
         "Alice's operating system is now macOS as of March 2024",
         ("Alice", "operating_system", "macOS"),
     ),
+    # where or when the relation holds is no part of its name
+    ("My manager there is Grete Solberg.", (USER, "manager", "Grete Solberg")),
+    ("My new manager at Corvid is Isaac Mensah.", (USER, "manager", "Isaac Mensah")),
+    ("My new manager from Monday is Victor Han.", (USER, "manager", "Victor Han")),
+    # a place leading the sentence is not its subject
+    ("At Copperline I'm on the patient-intake team.", (USER, "team", "patient-intake")),
 ]
 
 
@@ -53,6 +59,11 @@ CASES = [
 def test_common_forms(text: str, expected: tuple[str, str | None, str]) -> None:
     [triple] = extract_facts(text)
     assert (triple.subject, triple.relation, triple.value) == expected
+
+
+def test_a_verb_and_its_object_is_no_value() -> None:
+    found = extract_facts("I've accepted an offer from Greenway Studio as a senior architect.")
+    assert all(not t.value.startswith("accepted") for t in found)
 
 
 def test_corrections_and_retractions() -> None:

@@ -74,6 +74,8 @@ class Analyzer:
         self._vocabulary_lock = threading.Lock()
         self._warmed = False
         self.tag_sources: tuple[str, ...] = tags.SOURCES  # an ablation switches some off
+        self.tag_trace: list[tags.Candidate] | None = None  # the tag trainer reads candidates
+        self.category_trace: list[Any] | None = None  # and the category trainer, mentions
 
     def _warm_up(self) -> None:
         """On first use, load spaCy in a thread while this one loads the embedding model."""
@@ -90,6 +92,13 @@ class Analyzer:
         except Exception as exc:  # a missing model must not fail analysis
             log.warning("embedding unavailable for analysis: %s", exc)
             return None
+
+    def phrase_embed(self) -> EmbedFn | None:
+        """Embeddings of short phrases (names, tags) through the phrase cache, or None."""
+        embed = self.embed_fn()
+        if embed is None:
+            return None
+        return lambda phrases: self.phrase_vectors.embed(embed, phrases)
 
     def _guard(self, name: str, errors: list[str], default: T, run: Callable[[], T]) -> T:
         try:
@@ -251,6 +260,7 @@ class Analyzer:
             sources=self.tag_sources,
             kinds=_kinds([m.text for m in named if m.source == "ruler"]),
             tools=tools,
+            trace=self.tag_trace,
         )
 
     def _relations(

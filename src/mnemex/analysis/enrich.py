@@ -15,6 +15,7 @@ from datetime import datetime
 from typing import Any, Protocol
 
 from mnemex.analysis import canon, entities, portrait
+from mnemex.analysis import categories as category_model
 from mnemex.analysis.analyze import Analyzer, Vector
 from mnemex.analysis.intent import SAVE_INTENTS
 from mnemex.analysis.relations import relation_name
@@ -33,6 +34,7 @@ SIMILAR_CANDIDATES = 8
 NEAREST = 5
 SUMMARY_CHARS = portrait.SUMMARY_CHARS
 CATEGORY_BY_LABEL = canon.BY_LABEL
+LEARNED_WEIGHT = 2  # the category model's vote: below a naming context's, above NER's label
 FIRST_NAME_CANDIDATES = 3  # "Priya" links to "Priya Nair" only when she is the one Priya
 
 
@@ -147,7 +149,13 @@ def enrich(
     draft.kind = result.kind
     named = [m for m in findings.mentions if m.named]
     if "entities" not in draft.given and named and settings.analysis_entities:
-        filled.update(_entities(draft, named, settings))
+        learned = category_model.votes(
+            [_category_mention(m, draft.content) for m in named],
+            findings.vector,
+            analyzer.phrase_embed(),
+            analyzer.category_trace,
+        )
+        filled.update(_entities(draft, named, settings, learned))
     if "tags" not in draft.given and result.tags and settings.analysis_tags:
         cleaned = [normalize_tag(t)[: settings.max_tag_chars] for t in result.tags]
         draft.tags = list(dict.fromkeys(t for t in cleaned if t))[: settings.max_tags]
@@ -165,8 +173,17 @@ def enrich(
     draft.enrichment.update(filled)
 
 
+def _category_mention(m: entities.Mention, text: str) -> category_model.Mention:
+    return category_model.Mention(
+        text[m.start : m.end], m.label, m.source, canon.from_context(text, m.start, m.end)
+    )
+
+
 def _entities(
-    draft: Enrichable, named: Sequence[entities.Mention], settings: Settings
+    draft: Enrichable,
+    named: Sequence[entities.Mention],
+    settings: Settings,
+    learned: Sequence[tuple[str, float] | None],
 ) -> dict[str, Any]:
     """The draft's entities from the message's names, with their category votes and aliases."""
     filled: dict[str, Any] = {}
@@ -175,10 +192,14 @@ def _entities(
     filled["entities"] = names
     categories: dict[str, str] = {}
     weights: dict[str, int] = {}
-    for m in named:
+    sure = category_model.model()
+    for m, guess in zip(named, learned, strict=True):
         vote_ = canon.categorise(
             m.label, m.source, draft.content, m.start, m.end, lexicon.kind_of(m.text)
         )
+        weak = vote_ is None or vote_[1] < LEARNED_WEIGHT
+        if weak and guess is not None and sure is not None and guess[1] >= sure.sure[guess[0]]:
+            vote_ = (guess[0], LEARNED_WEIGHT)  # the rules were weak and the model is sure
         name = m.text[: settings.max_entity_chars]
         relinked = normalize_name(draft.content[m.start : m.end]) != normalize_name(m.text)
         if vote_ is not None and vote_[1] == 1 and m.entity_id and relinked:

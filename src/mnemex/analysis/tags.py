@@ -1,30 +1,37 @@
 """Tag suggestion: short topical labels a person would file a memory under.
 
-Three sources of candidates, each a mechanism rather than a list of sentences:
-- the message's nouns, read by spaCy's tagger: single nouns and noun-noun compounds ("allergy",
-  "billing database"), never a run that crosses a verb, a name or a preposition, so no tag is a
-  piece of the sentence ("alice-switched", "seattle-last" cannot arise);
-- a vocabulary of common topical labels (`TOPICS`: editor, allergy, deploy, family, ...) ranked by
-  the cosine of their MiniLM embedding to the message's: a label need not be a word of it
-  ("peanuts" files under allergy and food);
-- the tenant's own tags, which a candidate becomes when it is the same word up to a plural or
-  its embedding is close (cosine >= 0.85), and which are candidates themselves when close to the
-  message.
-Ranked by cosine to the message and diversified by maximal marginal relevance; at most five,
-only those above a floor. The intent is not a tag (it is `enrichment["intent"]`). Without an
-embedding model, nouns and the vocabulary's exact words are kept in order of appearance.
+Candidates come from mechanisms rather than lists of sentences:
+- the message's nouns and noun-noun compounds, read by spaCy's tagger, never a run that crosses
+  a verb, a name or a preposition, so no tag is a piece of the sentence ("alice-switched",
+  "seattle-last" cannot arise);
+- the technology and product names it says ("terraform", "slack") and what they are (Neovim:
+  "editor");
+- the topic labels closest to it by MiniLM (`TagModel.topics`: the seed list `TOPICS` and every
+  label at least two of the training writers used), so a label need not be a word of it.
+A logistic model (`TagModel`, trained by `training/tags/train.py` on labelled sets from six
+writers) weighs each candidate by its source, its closeness to the message and rank, whether the
+message says it and how often people filed under it; candidates above its threshold are kept,
+best first, at most four, one of any two that are near the same phrase. A kept tag becomes the
+tenant's existing tag when that is the same word up to a plural or close (cosine >= 0.85). The
+intent is not a tag (it is `enrichment["intent"]`). Without an embedding model, the tool names,
+nouns and the vocabulary's words the message says are kept in order of appearance.
 """
 
 from __future__ import annotations
 
+import functools
+import json
 import re
 import threading
 from collections import OrderedDict
 from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
 
 import numpy as np
 import numpy.typing as npt
 
+from mnemex.gazetteer import canonical_map
 from mnemex.limits import normalize_tag
 from mnemex.text import STOPWORDS
 
@@ -32,15 +39,9 @@ Vectors = npt.NDArray[np.float32]
 EmbedFn = Callable[[Sequence[str]], Vectors]
 MAX_TAGS = 4  # at most five by the issue; a fifth was accepted less than a third of the time
 MAX_CANDIDATES = 16
-MMR_LAMBDA = 0.7  # relevance vs diversity
 REUSE_COSINE = 0.85
-# Cosine floors to the message (MiniLM), set on the dev set's per-source acceptance.
-NOUN_FLOOR = 0.4  # any noun this close to the message
-FIRST_NOUN_FLOOR = 0.2  # the message's closest noun
-FIRST_TOPIC_FLOOR = 0.25  # the closest topic label
-TOPIC_FLOOR = 0.4  # a second topic label, or a tool's kind
-TOPIC_PICKS = 2
-SOURCES = ("nouns", "topics", "kinds", "names", "tenant")  # "compounds": ablation only
+SAME_TAG_COSINE = 0.9  # two candidates this close are one tag
+SOURCES = ("nouns", "topics", "kinds", "names", "tenant")
 TOPICS = tuple(
     """
     work meetings one-on-one management hiring interviews onboarding offboarding promotion
@@ -72,6 +73,8 @@ _GENERIC = frozenset(
     """.split()
 )
 _NOUN_TAGS = frozenset({"NN", "NNS"})
+# Intent labels (`enrichment["intent"]` holds them): never a tag, whoever wrote it.
+INTENT_WORDS = frozenset({"preference", "decision", "fact", "update"})
 _WORD = re.compile(r"[A-Za-z][\w+#.-]*[\w+#]|[A-Za-z]")
 CATEGORY_BY_INTENT: dict[str, str] = {}  # kept for callers: the intent is no longer a tag
 
@@ -123,23 +126,6 @@ def candidates(text: str, names: Sequence[str] = ()) -> list[str]:
             continue
         found.append(word)
     return list(dict.fromkeys(found))[:MAX_CANDIDATES]
-
-
-def mmr(query: Vectors, items: Vectors, k: int, lam: float = MMR_LAMBDA) -> list[int]:
-    """Maximal marginal relevance: indices of k items relevant to query and unlike each other."""
-    relevance = items @ query
-    chosen: list[int] = []
-    left = list(range(len(items)))
-    while left and len(chosen) < k:
-        if chosen:
-            redundancy = (items[left] @ items[chosen].T).max(axis=1)
-        else:
-            redundancy = np.zeros(len(left), dtype=np.float32)
-        scores = lam * relevance[left] - (1 - lam) * redundancy
-        pick = left[int(np.argmax(scores))]
-        chosen.append(pick)
-        left.remove(pick)
-    return chosen
 
 
 class PhraseCache:
@@ -205,20 +191,135 @@ def reuse(
     return tag
 
 
-def _chosen(relevance: Vectors, fixed: int, tools: int, phrases: int) -> list[int]:
-    """Indices of the candidates worth suggesting, by how often each kind of candidate is a tag
-    a person accepts (measured on the dev set, `mnemex eval enrich --ablate`): a named tool
-    (~0.4), the message's nearest topic (~0.45) and a second one only when close, the nouns
-    closest to the message; a noun far from it, a second-rank topic or a compound rarely is."""
-    keep = [i for i in range(fixed - tools, fixed)]  # tool names
-    keep += [i for i in range(fixed - tools) if relevance[i] >= TOPIC_FLOOR]  # kinds
-    nouns = sorted(range(fixed, phrases), key=lambda i: -relevance[i])
-    keep += [i for rank, i in enumerate(nouns) if relevance[i] >= NOUN_FLOOR or (
-        rank == 0 and relevance[i] >= FIRST_NOUN_FLOOR)]  # fmt: skip
-    topics = sorted(range(phrases, len(relevance)), key=lambda i: -relevance[i])
-    keep += [i for rank, i in enumerate(topics[:TOPIC_PICKS]) if relevance[i] >= (
-        FIRST_TOPIC_FLOOR if rank == 0 else TOPIC_FLOOR)]  # fmt: skip
-    return sorted(dict.fromkeys(keep), key=lambda i: -relevance[i])
+@dataclass(frozen=True)
+class Candidate:
+    """A phrase that might file the message: where it came from and how close it is."""
+
+    phrase: str
+    source: str  # kind | tool | noun | compound | topic
+    relevance: float  # cosine of its embedding to the message's
+    rank: int  # its place among the candidates of its source, closest first
+    in_text: bool  # one of the message's words (up to a plural)
+
+
+@functools.cache
+def _names() -> dict[str, tuple[str, str]]:
+    return canonical_map()
+
+
+def key(tag: str) -> str:
+    """A tag's comparable form: lowercase, words joined by hyphens, the last one singular, a
+    known name's alias as the name ("postgres" and "postgresql" are one tag)."""
+    words = normalize_tag(tag.replace("_", " ")).replace("-", " ").split()
+    known = _names().get(" ".join(words))
+    if known is not None:
+        words = normalize_tag(known[0]).replace("-", " ").split()
+    return "-".join([*words[:-1], _singular(words[-1])]) if words else ""
+
+
+class TagModel:
+    """Which candidates a person would accept: a logistic model over each candidate's source,
+    closeness and rank, whether the message says it, and how often people filed under it
+    (`training/tags/train.py`, trained on labelled sets from several writers; the topic
+    vocabulary is theirs too). A candidate is kept when its probability clears `threshold`."""
+
+    def __init__(self, spec: dict[str, object]) -> None:
+        self.features = [str(f) for f in spec["features"]]  # type: ignore[attr-defined]
+        self.weights = np.asarray(spec["weights"], dtype=np.float32)
+        self.bias = float(spec["bias"])  # type: ignore[arg-type]
+        self.threshold = float(spec["threshold"])  # type: ignore[arg-type]
+        self.priors = {str(k): float(v) for k, v in dict(spec["priors"]).items()}  # type: ignore[call-overload]
+        self.topics = tuple(str(t) for t in spec["topics"])  # type: ignore[attr-defined]
+
+    def rows(self, candidates: Sequence[Candidate]) -> Vectors:
+        """The feature matrix of `candidates`, one row each, columns as `features`."""
+        best: dict[str, float] = {}
+        for c in candidates:
+            best[c.source] = max(best.get(c.source, -1.0), c.relevance)
+        out = np.zeros((len(candidates), len(self.features)), dtype=np.float32)
+        for i, c in enumerate(candidates):
+            prior = self.priors.get(key(c.phrase))
+            values = {
+                "relevance": c.relevance,
+                "gap": best[c.source] - c.relevance,
+                "first": float(c.rank == 0),
+                "second": float(c.rank == 1),
+                "in_text": float(c.in_text),
+                "two_words": float(" " in c.phrase or "-" in c.phrase),
+                "prior": 0.0 if prior is None else prior,
+                "known": float(prior is not None),
+                **{f"source_{s}": float(c.source == s) for s in CANDIDATE_SOURCES},
+            }
+            out[i] = [values[f] for f in self.features]
+        return out
+
+    def score(self, candidates: Sequence[Candidate]) -> Vectors:
+        """Probability that a person files the message under each candidate."""
+        if not candidates:
+            return np.zeros(0, dtype=np.float32)
+        z = self.rows(candidates) @ self.weights + self.bias
+        p: Vectors = (1.0 / (1.0 + np.exp(-z))).astype(np.float32)
+        return p
+
+
+CANDIDATE_SOURCES = ("kind", "tool", "noun", "compound", "topic")
+TOPIC_CANDIDATES = 8  # the topic labels closest to the message that the model weighs
+_MODEL_LOCK = threading.Lock()
+_MODEL: list[TagModel | None] = []
+
+
+def model() -> TagModel | None:
+    """The packaged tag model (`analysis/data/tags.json`), or None when it is absent."""
+    with _MODEL_LOCK:
+        if not _MODEL:
+            path = Path(__file__).with_name("data") / "tags.json"
+            _MODEL.append(TagModel(json.loads(path.read_text())) if path.exists() else None)
+        return _MODEL[0]
+
+
+def set_model(learned: TagModel | None) -> None:
+    """Use `learned` instead of the packaged model (the trainer weighs its own candidates)."""
+    with _MODEL_LOCK:
+        _MODEL[:] = [learned]
+
+
+def pool(
+    text: str,
+    *,
+    vector: Vectors,
+    embed: EmbedFn,
+    cache: PhraseCache | None,
+    nouns: Sequence[str],
+    kinds: Sequence[str],
+    tools: Sequence[str],
+    topics: Sequence[str],
+) -> tuple[list[Candidate], Vectors]:
+    """Every candidate with its closeness to the message (and the candidates' embeddings)."""
+    said = {_singular(w) for w in re.findall(r"[a-z0-9]+", text.lower())}
+    sourced: list[tuple[str, str]] = [(k, "kind") for k in kinds]
+    sourced += [(t, "tool") for t in tools]
+    sourced += [(n, "compound" if " " in n else "noun") for n in nouns]
+    taken = {p for p, _ in sourced}
+    sourced += [(t, "topic") for t in topics if t not in taken]
+    sourced = [(p, s) for p, s in sourced if key(p) not in INTENT_WORDS]
+    if not sourced:
+        return [], np.zeros((0, len(vector)), dtype=np.float32)
+    readable = [p.replace("-", " ") for p, _ in sourced]
+    vectors = cache.embed(embed, readable) if cache is not None else embed(readable)
+    relevance = vectors @ vector
+    keep = [i for i, (_, s) in enumerate(sourced) if s != "topic"]
+    topic_rows = [i for i, (_, s) in enumerate(sourced) if s == "topic"]
+    keep += sorted(topic_rows, key=lambda i: -relevance[i])[:TOPIC_CANDIDATES]
+    ordered = sorted(keep, key=lambda i: -relevance[i])
+    ranks: dict[str, int] = {}
+    out: list[Candidate] = []
+    for i in ordered:
+        phrase, source = sourced[i]
+        rank = ranks.get(source, 0)
+        ranks[source] = rank + 1
+        words = {_singular(w) for w in re.findall(r"[a-z0-9]+", readable[i].lower())}
+        out.append(Candidate(phrase, source, float(relevance[i]), rank, words <= said))
+    return out, vectors[ordered]
 
 
 def suggest(
@@ -234,18 +335,18 @@ def suggest(
     sources: Sequence[str] = SOURCES,
     kinds: Sequence[str] = (),
     tools: Sequence[str] = (),
+    trace: list[Candidate] | None = None,
 ) -> list[str]:
     """Up to `limit` lowercase tags (`words`: the message's tagged words, when spaCy ran).
 
     `names` are every name the message says (none is a tag: "Priya" files nothing), `kinds`
     what its technology names are (Neovim: an editor) and `tools` the technology and product
-    names themselves, which people do file under ("terraform", "slack")."""
+    names themselves, which people do file under ("terraform", "slack"). `trace` receives every
+    candidate the model weighed (the trainer reads it)."""
     named = {w for name in names for w in re.split(r"[\s/-]+", name.lower()) if w}
     nouns: list[str] = []
     if "nouns" in sources:
         found = noun_candidates(words) if words is not None else candidates(text, names)
-        if "compounds" not in sources:
-            found = [n for n in found if " " not in n]
         nouns = [n for n in found if not set(n.split()) & named][:MAX_CANDIDATES]
     kind_words = list(dict.fromkeys(k for k in kinds if "kinds" in sources))
     tool_words = list(
@@ -257,34 +358,40 @@ def suggest(
     )
     fixed = kind_words + tool_words
     nouns = [n for n in nouns if n not in fixed]
-    phrases = fixed + nouns
     known: list[str] = []
     known_vectors: Vectors | None = None
     if "tenant" in sources and vocabulary is not None and vocabulary.loaded and vocabulary.tags:
         known, known_vectors = (
             vocabulary.vectors(embed) if embed else (sorted(vocabulary.tags), None)
         )
-    cache = vocabulary.cache if vocabulary is not None else None
-    topics = [t for t in TOPICS if t not in phrases] if "topics" in sources else []
-    if embed is None or vector is None:
+    learned = model()
+    vocab = learned.topics if learned is not None else TOPICS
+    topics = [t for t in vocab if t not in fixed + nouns] if "topics" in sources else []
+    if embed is None or vector is None or learned is None:
         lowered = {_singular(w) for w in re.findall(r"[a-z]+", text.lower())}
-        picked = phrases + [t for t in topics if _singular(t) in lowered]
+        picked = fixed + [n for n in nouns if " " not in n]
+        picked += [t for t in topics if _singular(t) in lowered]
         lexical = [reuse(normalize_tag(p), None, known, None) for p in picked]
         return list(dict.fromkeys(t for t in lexical if t))[:limit]
-    pool = phrases + topics
-    if not pool:
+    cache = vocabulary.cache if vocabulary is not None else None
+    found_pool, vectors = pool(
+        text, vector=vector, embed=embed, cache=cache, nouns=nouns, kinds=kind_words,
+        tools=tool_words, topics=topics,
+    )  # fmt: skip
+    if trace is not None:
+        trace.extend(found_pool)
+    if not found_pool:
         return []
-    readable = [p.replace("-", " ") for p in pool]
-    vectors = cache.embed(embed, readable) if cache is not None else embed(readable)
-    relevance = vectors @ vector
-    keep = _chosen(relevance, len(fixed), len(tool_words), len(phrases))
-    if not keep:
-        return []
-    order = mmr(vector, vectors[keep], min(limit, len(keep)))
+    probability = learned.score(found_pool)
     tags: list[str] = []
-    for j in order:
-        i = keep[j]
-        tag = reuse(normalize_tag(pool[i]), vectors[i], known, known_vectors)
-        if tag and tag not in tags:
+    chosen: list[int] = []
+    for i in np.argsort(-probability, kind="stable"):
+        if probability[i] < learned.threshold or len(tags) >= limit:
+            break
+        if chosen and float((vectors[chosen] @ vectors[i]).max()) >= SAME_TAG_COSINE:
+            continue  # "meeting" after "meetings": one of them is enough
+        tag = reuse(normalize_tag(found_pool[i].phrase), vectors[i], known, known_vectors)
+        if tag and key(tag) not in {key(t) for t in tags}:
             tags.append(tag)
-    return tags[:limit]
+            chosen.append(int(i))
+    return tags

@@ -21,15 +21,17 @@ from dataclasses import dataclass
 from mnemex.ledger import kinds
 from mnemex.ledger.extract import USER, Triple
 from mnemex.ledger.history import LEDGER_STATUSES, store_order
+from mnemex.ledger.patterns import OPENING_VERB
 from mnemex.ledger.vocabulary import names_relation, query_words
 from mnemex.models import Fact, FactStatus
 from mnemex.store.base import Tx
 from mnemex.text import same_value, value_key
 
-# A name: capitalised words ("VS Code", "Arch Linux", "Argo CD") or an identifier ("host-3").
+# A name: capitalised words ("VS Code", "Arch Linux", "Argo CD"), a brand's inner capital
+# ("iPhone 15", "macOS") or an identifier ("host-3").
 _WORD = r"(?:[A-Z][\w+#\-]*|\d[\w\-]*)(?:\.[\w+#\-]+)*"  # "Mem.ai", "Node.js"; not "Bob. The"
 _SPAN = re.compile(
-    rf"(?<![\w-])(?:[A-Z][\w+#\-]*(?:\.[\w+#\-]+)*|[a-z][a-z0-9]*-[\w\-]+"
+    rf"(?<![\w-])(?:[A-Z][\w+#\-]*(?:\.[\w+#\-]+)*|[a-z]{{1,3}}[A-Z][\w+#\-]*|[a-z][a-z0-9]*-[\w\-]+"
     rf"|\d[\w.\-]*[A-Za-z][\w.\-]*)(?:\s+{_WORD})*(?![\w-])"
 )
 # Words just before a value that make it the value being left ("from Vim", "over Vim").
@@ -117,13 +119,16 @@ def _user(tx: Tx, clause: str) -> str | None:
     return entity.id if entity is not None and tx.has_facts(entity.id) else None
 
 
-def _values(tx: Tx, found: list[Span]) -> list[Span]:
+def _values(tx: Tx, found: list[Span], clause: str) -> list[Span]:
     """Value spans, a leading clause word dropped ("Scratch Vim" -> "Vim", "Note Vim" -> ...),
     and a span split where a value the ledger knows ends it ("Honestly Neovim")."""
     out = []
     for span in found:
         words = [(m.start(), m.group(0)) for m in re.finditer(r"\S+", span.text)]
-        while words and words[0][1].casefold() in _STARTERS:
+        while words and (
+            words[0][1].casefold() in _STARTERS
+            or (span.start + words[0][0] == 0 and OPENING_VERB.match(clause))
+        ):
             words = words[1:]
         for skip in range(1, len(words)):
             if tx.facts_with_value(value_key(" ".join(w for _, w in words[skip:])), limit=1):
@@ -156,7 +161,7 @@ def read(tx: Tx, clause: str, statement: str, *, spoken: bool = False) -> Triple
             subjects = {-1: user}
     if len(set(subjects.values())) != 1:
         return None  # no known subject, or several: whose value it is cannot be told
-    values = _values(tx, rest)
+    values = _values(tx, rest, clause)
     if not values:
         return None
     first = min(values, key=lambda s: s.start)
@@ -187,17 +192,20 @@ def read(tx: Tx, clause: str, statement: str, *, spoken: bool = False) -> Triple
     holding = [f.object for f in tx.facts_for_key(subject_id, relation, (FactStatus.ACTIVE,))]
     old = [s for s in candidates if _is_old(clause, s, holding)]
     new = [s for s in candidates if s not in old]
-    if not new or not kinds.same_form(new[-1].text, holding):
+    # "Carol, who hated Vim, settled for Helix": of several new-looking values the statement
+    # lands on the first one after the value it leaves ("from the Pixel 7 to an iPhone 15, Theo
+    # talked me into it"), else on the last one.
+    after = [s for s in new if old and s.start > old[0].start]
+    landing = after[0] if after else new[-1] if new else None
+    if landing is None or not kinds.same_form(landing.text, holding):
         return None
-    # "Carol, who hated Vim, settled for Helix": of several new-looking values the last one is
-    # where the statement lands (the value being left comes first, or carries a cue word).
     subject = tx.subject_name(subject_id)
     if subject is None:
         return None
     return Triple(
         subject=subject,
         relation=relation,
-        value=new[-1].text,
+        value=landing.text,
         statement=statement,
         previous=old[0].text if old else None,
         confidence=ANCHORED_CONFIDENCE,
@@ -226,7 +234,27 @@ def _held(tx: Tx, subject_id: str, values: list[Span]) -> list[Fact]:
             (f.id, f)
             for f in tx.facts_with_value(key, status=FactStatus.ACTIVE, subject_id=subject_id)
         )
+    if not found:  # "dropped my iPhone" leaves the iPhone 13 the subject holds
+        found.update(
+            (f.id, f)
+            for f in tx.facts_for_key(subject_id, None, (FactStatus.ACTIVE,))
+            if any(_short_for(span.text, f.object) for span in values)
+        )
     return sorted(found.values(), key=store_order)
+
+
+def _short_for(said: str, held: str) -> bool:
+    """Whether a name is a held value or its first or last words ("iPhone" for "iPhone 13",
+    "Civic" for "Honda Civic")."""
+    if same_value(said, held):
+        return True
+    words, whole = value_key(said).split(), value_key(held).split()
+    return (
+        bool(words)
+        and len(" ".join(words)) >= 3
+        and len(words) < len(whole)
+        and (whole[: len(words)] == words or whole[-len(words) :] == words)
+    )
 
 
 def _left_value(clause: str, values: list[Span], own: list[Fact]) -> tuple[Span, str] | None:
@@ -241,7 +269,7 @@ def _left_value(clause: str, values: list[Span], own: list[Fact]) -> tuple[Span,
         if not changed and _OLD_CUE.search(clause[: span.start]) is None:
             continue
         for fact in own:
-            if fact.status == FactStatus.ACTIVE and same_value(span.text, fact.object):
+            if fact.status == FactStatus.ACTIVE and _short_for(span.text, fact.object):
                 return span, fact.relation
     return None
 
@@ -267,6 +295,6 @@ def _capitalised(span: Span) -> bool:
 
 def _is_old(clause: str, span: Span, holding: list[str]) -> bool:
     """Whether a value is the one being left: held now, or right after "from", "over", ..."""
-    if any(same_value(span.text, value) for value in holding):
+    if any(_short_for(span.text, value) for value in holding):
         return True
     return _OLD_CUE.search(clause[: span.start]) is not None

@@ -20,6 +20,7 @@ from mnemex.ledger.patterns import (
     APPOSITIVE,
     AS_REL,
     AS_ROLE,
+    CLAUSE,
     DIARY,
     FRAMES,
     GROUP,
@@ -33,11 +34,13 @@ from mnemex.ledger.patterns import (
     NOT_KEY,
     NOT_NAMES,
     NOT_PREV,
+    OPENING_VERB,
     PATTERNS,
     PROGRESSIVE,
     PRONOUN_OWNER,
     PRONOUN_SUBJECT,
     PRONOUNS,
+    RELATION_CUT,
     RELATION_STOP,
     RELATION_TIME,
     RELATIVE_TIME,
@@ -288,6 +291,11 @@ def _subject(match: re.Match[str]) -> str | None:
     subject = " ".join(subject.split())
     if subject.split()[0].casefold() in NOT_NAMES:
         return None
+    if " " not in subject and OPENING_VERB.match(match.string[match.start("subj") :]):
+        return USER  # "Dropped my iPhone in a lake and replaced it ...": the writer's note
+    if subject.split()[0].casefold() in NOT_KEY:
+        # "At Copperline I'm on the intake team": a place or a time leads the sentence
+        return USER if subject.split()[-1] == "I" else None
     return USER if subject == "I" else subject
 
 
@@ -399,7 +407,9 @@ def _role(text: str) -> bool:
 
 
 def _relation(text: str) -> str | None:
-    relation = normalize_relation(RELATION_TIME.sub(" ", text.strip()))
+    words = RELATION_TIME.sub(" ", text.strip()).split()
+    cut = next((i for i, w in enumerate(words) if i and w.casefold() in RELATION_CUT), len(words))
+    relation = normalize_relation(" ".join(words[:cut]))
     parts = relation.split("_")
     if not relation or relation in RELATION_STOP or len(parts) > 4 or parts[0] in NOT_KEY:
         return None
@@ -415,6 +425,8 @@ def _clean_value(text: str | None) -> str | None:
     if not value or value.casefold() in VALUE_STOP or len(value.split()) > 6:
         return None
     if value.split()[0].casefold() in PRONOUNS:  # "it keeps coming up" is a clause, not a value
+        return None
+    if CLAUSE.match(value):  # "accepted an offer from Greenway": a verb and its object
         return None
     return value
 

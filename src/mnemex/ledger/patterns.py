@@ -331,6 +331,19 @@ RELATION_STOP = frozenset(
 # Words a relation name never starts with ("went from Oslo to Rome" names no key "from_oslo").
 NOT_KEY = frozenset("from to over back on in at with for into".split())
 
+# A capitalised verb that opens a note, followed by its object or particle ("Dropped my iPhone
+# ...", "Switched to ..."): no name ("Meiling moved", "Starling is" are names).
+OPENING_VERB = re.compile(
+    r"^[A-Z][a-z]{3,}(?:ed|ing)\s+(?:my|our|the|a|an|it|to|from|over|up|off|out|back|into|with)\b"
+)
+
+# A value that is a clause: a past-tense verb and its object ("accepted an offer from X").
+CLAUSE = re.compile(r"^[a-z]{3,}ed\s+(?:a|an|the|my|his|her|their|our|its|it|them|me|us)\b")
+
+# Words after which a relation phrase says where or when, not what ("manager there", "manager at
+# Corvid", "manager from Monday" are the key "manager").
+RELATION_CUT = frozenset("at from in on with since starting until till there here".split())
+
 # Time words that creep into a relation phrase ("favourite editor these days") or lead it.
 RELATION_TIME = re.compile(
     r"\b(?:these days|nowadays|now|currently|at the moment|lately|right now|today)\b|"
@@ -344,7 +357,9 @@ SO = re.compile(r",\s+so\s+(?=(?:his|her|their|my|I|he|she|they|it|[A-Z])\b)")
 SPLICE = re.compile(
     r",\s+(?=(?:[A-Z][\w.+-]*(?:\s+[A-Z][\w.+-]*)*|it|he|she|they|we)\s+"
     r"(?:is|was|were|are|am|has|had|have|kept|got)\b"
-    r"|(?i:he|she|they|we|I)['’](?:s|re|ve|m|d|ll)\b)"  # "..., we've been together"
+    r"|(?i:he|she|they|we|I)['’](?:s|re|ve|m|d|ll)\b"  # "..., we've been together"
+    r"|(?:he|she|they|we)\s+[a-z]{3,}(?:ed|s)\b|(?:he|she|they|we)\s+(?:came|went|said|told|"
+    r"left|took|made|began|knew|thought|just|also|still|never|finally)\b)"  # ", he came over"
 )
 # A note with no subject that opens on a change verb is the writer's ("Switched to Neovim").
 DIARY = re.compile(

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from datetime import datetime
+from typing import Any
 
 from mnemex.ledger.extract import USER
 from mnemex.ledger.history import (
@@ -58,6 +60,42 @@ def timeline(tx: Tx, subject: str) -> list[Fact]:
         if f.status in (*LEDGER_STATUSES, FactStatus.PENDING)
     ]
     return sorted(rows, key=lambda f: (*order_key(f), f.relation))
+
+
+PROFILE_POOL = 3  # facts read per profile slot: some are left out when search disagrees
+
+
+def question(fact: Fact) -> str:
+    """The question whose answer is the fact's value ("What is my phone?")."""
+    owner = "my" if fact.subject == USER else f"{fact.subject}'s"
+    return f"What is {owner} {fact.relation.replace('_', ' ')}?"
+
+
+def confirmed(fact: Fact, memory_id: str, content: str) -> bool:
+    """Whether search's best answer to the fact's question bears the fact out: it is the
+    memory that stated the fact, or it names the value."""
+    if memory_id == fact.memory_id:
+        return True
+    value = " ".join(fact.object.casefold().split())
+    return bool(value) and value in " ".join(content.casefold().split())
+
+
+def borne_out(ranked: Sequence[Fact], limit: int, search: Callable[..., Any]) -> list[Fact]:
+    """The first `limit` facts an agent may trust. A fact the ledger read from a plain
+    statement counts only when `search`'s best hit for its question bears it out: a change
+    the write side did not read ("My Pixel died, I'm on an iPhone 15 now") leaves the old
+    value in the ledger, and read-time resolution answers with the later statement. A keyed
+    fact (the caller's own key) needs no confirmation."""
+    shown: list[Fact] = []
+    for fact in ranked:
+        if len(shown) >= limit:
+            break
+        hits = [] if fact.confidence >= 1.0 else search(question(fact), k=1)
+        if fact.confidence >= 1.0 or (
+            hits and confirmed(fact, hits[0].memory.id, hits[0].memory.content)
+        ):
+            shown.append(fact)
+    return shown
 
 
 def profile(tx: Tx, limit: int) -> list[Fact]:
