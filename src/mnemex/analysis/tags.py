@@ -8,7 +8,7 @@ Candidates come from mechanisms rather than lists of sentences:
   "editor");
 - the topic labels closest to it by MiniLM (`TagModel.topics`: the seed list `TOPICS` and every
   label at least two of the training writers used), so a label need not be a word of it.
-A logistic model (`TagModel`, trained by `training/tags/train.py` on labelled sets from six
+A logistic model (`TagModel`, trained by `training/tags/train.py` on labelled sets from 18
 writers) weighs each candidate by its source, its closeness to the message and rank, whether the
 message says it and how often people filed under it; candidates above its threshold are kept,
 best first, at most four, one of any two that are near the same phrase. A kept tag becomes the
