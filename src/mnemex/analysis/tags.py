@@ -299,9 +299,9 @@ def pool(
     sourced: list[tuple[str, str]] = [(k, "kind") for k in kinds]
     sourced += [(t, "tool") for t in tools]
     sourced += [(n, "compound" if " " in n else "noun") for n in nouns]
-    taken = {p for p, _ in sourced}
-    sourced += [(t, "topic") for t in topics if t not in taken]
     sourced = [(p, s) for p, s in sourced if key(p) not in INTENT_WORDS]
+    taken = {p for p, _ in sourced}
+    sourced += [(t, "topic") for t in topics if t not in taken]  # no intent word (the trainer)
     if not sourced:
         return [], np.zeros((0, len(vector)), dtype=np.float32)
     readable = [p.replace("-", " ") for p, _ in sourced]
