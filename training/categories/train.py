@@ -21,13 +21,13 @@ the category of the labelled entity it spells (mentions no label names are left 
 from __future__ import annotations
 
 import json
-import unicodedata
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
 import mnemex
+from bench.enrich import fold
 from mnemex.analysis import canon, categories
 from mnemex.config import Settings
 from mnemex.ledger import lexicon
@@ -40,11 +40,6 @@ MIN_VOTES = 10  # a category votes only where held-out writers gave it this many
 L2 = 1e-3
 WEAK = 2  # a rule vote below this weight is one the model may replace
 SPELLING = {"organisation": "organization"}
-
-
-def fold(text: str) -> str:
-    bare = unicodedata.normalize("NFKD", text.casefold())
-    return " ".join("".join(c for c in bare if not unicodedata.combining(c)).split())
 
 
 def sets() -> dict[str, list[dict[str, Any]]]:
