@@ -14,9 +14,15 @@ from mnemex.embed import Vectors, from_bytes
 from mnemex.engine import Engine
 from mnemex.ledger import assertion, resolve
 from mnemex.ledger import search as ledger
+from mnemex.ledger.anchor import spans
+from mnemex.ledger.history import LEDGER_STATUSES
+from mnemex.ledger.similarity import Similarity, for_embedder
 from mnemex.models import Memory
 from mnemex.retrieval import temporal_cues
 from mnemex.store.base import Tx
+from mnemex.text import value_key
+
+OTHER_KEY = 0.2  # relation-name similarity below which two keys are different attributes
 
 
 def asked_time(
@@ -101,7 +107,38 @@ def resolved(
         floor=engine.settings.assertion_floor,
         anchor=anchor,
         read=engine.settings.assertion_reader,
+        elsewhere=_held_elsewhere(tx, for_embedder(engine.embedder), anchor, members),
     )
+
+
+def _held_elsewhere(
+    tx: Tx, similarity: Similarity, anchor: str | None, members: list[resolve.Candidate]
+) -> set[str]:
+    """Statements whose values the ledger knows only as values of keys unlike the one the
+    anchor states ("Amara has moved on to VS Code", an editor wherever it is held, cannot change
+    her deploy tool): the anchor's group leaves them out, however alike the wording. Keys are
+    alike when their names are (`OTHER_KEY`: "supermarket" and "grocery store" are)."""
+    if anchor is None:
+        return set()
+    asked = [fact.relation for fact in tx.facts_for_memories([anchor]).get(anchor, [])]
+    if not asked:
+        return set()
+    alike: dict[str, bool] = {}
+    out: set[str] = set()
+    for member in members:
+        if member.id == anchor:
+            continue
+        known = {
+            relation
+            for span in spans(member.text)
+            for relation in tx.value_relations(value_key(span.text), LEDGER_STATUSES)
+        }
+        for relation in known - alike.keys():
+            closest = max(similarity.relations(relation, asked))
+            alike[relation] = relation in asked or closest >= OTHER_KEY
+        if known and not any(alike[relation] for relation in known):
+            out.add(member.id)
+    return out
 
 
 def _candidate(memory: Memory) -> resolve.Candidate:

@@ -46,6 +46,12 @@ def query_terms(text: str) -> list[str]:
     return (content or seen)[:MAX_TERMS]
 
 
+# Titles and initials end in a full stop without ending the sentence ("Dr. Albescu", "J. Okafor").
+TITLES = ("Dr", "Mr", "Mrs", "Ms", "Mx", "Prof", "St", "Sr", "Jr", "Mt")
+NOT_AN_END = "".join(rf"(?<!\b{title}\.)" for title in TITLES) + (
+    r"(?<!\b[A-Z]\.)(?<!\be\.g\.)(?<!\bi\.e\.)"
+)
+SENTENCE_BREAK = re.compile(rf"(?<=[.!?;]){NOT_AN_END}\s+|\n+")
 _SPACES = re.compile(r"\s+")
 
 

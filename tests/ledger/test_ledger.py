@@ -414,3 +414,14 @@ def test_profile_shows_only_what_search_bears_out(store: MemoryStore) -> None:
     assert store.facts("user", "phone")[0].object == "Pixel 7"
     shown = {f.object for f in store.profile()}
     assert "Pixel 7" not in shown and {"Jamie", "Helix"} <= shown  # a keyed fact needs no check
+
+
+def test_the_one_asking_is_not_the_person_asked_about(store: MemoryStore) -> None:
+    store.save("My phone is a Pixel 8.", observed_at=day(0))
+    store.save("Tariq's chat app is Signal.", observed_at=day(1))
+    hits = store.search("Which messaging app should I use to reach Tariq now?", k=3, explain=True)
+    assert "ledger" not in hits[0].channels or "Signal" in hits[0].memory.content
+    assert all("Pixel" not in h.memory.content for h in hits if "ledger" in h.channels)
+    # "my" still makes the user a subject beside the named person
+    mine = store.search("What phone do I have, and my friend Tariq?", k=3, explain=True)
+    assert any("ledger" in h.channels and "Pixel" in h.memory.content for h in mine)

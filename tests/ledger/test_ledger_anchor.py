@@ -7,6 +7,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from mnemex import MemoryStore
+from mnemex.ledger.anchor import spans
 from mnemex.ledger.vocabulary import names_relation, query_words, relation_match
 
 KNOWN = ["Carol's editor is Vim.", "Dave's editor is Emacs.", "Dave's city is Oslo."]
@@ -236,3 +237,8 @@ def test_same_form(value: str, held: list[str], fits: bool) -> None:
     from mnemex.ledger.kinds import same_form
 
     assert same_form(value, held) is fits
+
+
+def test_names_with_a_title_an_ampersand_or_a_slash_are_one_span() -> None:
+    said = [s.text for s in spans("Ulla left Dr. Østergaard for M&S Food and Salomon S/Lab shoes")]
+    assert said == ["Ulla", "Dr. Østergaard", "M&S Food", "Salomon S/Lab"]

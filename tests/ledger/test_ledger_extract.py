@@ -260,3 +260,30 @@ def test_a_generic_head_noun_names_the_same_key() -> None:
     assert lexical_similarity("email provider", "email service") >= 0.95
     assert lexical_similarity("password manager", "password") < 0.5  # "manager" is not generic
     assert lexical_similarity("phone number", "phone") < 0.95
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # a title or an initial ends in a full stop but not the sentence
+        ("Ulla's dentist is Dr. Albescu.", ("Ulla", "dentist", "Dr. Albescu")),
+        ("Priya's manager is J. Okafor. She moved to Lisbon.", ("Priya", "manager", "J. Okafor")),
+        # "have got" is "have"; an aside in brackets is no part of the value
+        ("I've got Drone CI as my CI service.", (USER, "ci_service", "Drone CI")),
+        (
+            "Tariq's CI setup is Argo Workflows (was Drone CI)",
+            ("Tariq", "ci_setup", "Argo Workflows"),
+        ),
+    ],
+)
+def test_titles_initials_have_got_and_asides(
+    text: str, expected: tuple[str, str | None, str]
+) -> None:
+    first = next(t for t in extract_facts(text) if not t.negated)
+    assert (first.subject, first.relation, first.value) == expected
+
+
+def test_a_phrase_of_place_or_manner_is_no_value() -> None:
+    values = {t.value for t in extract_facts("Oluwaseun runs in the Diadora Gara now.")}
+    assert not any(v.split()[0].casefold() in {"in", "the"} for v in values)
+    assert extract_facts("I have got to leave early.") == []

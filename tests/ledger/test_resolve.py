@@ -3,14 +3,16 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 import pytest
 
-from mnemex import MemoryStore
+from mnemex import MemoryStore, resolution
 from mnemex.embed import Embedder
 from mnemex.ledger import assertion, attribute, resolve
 from mnemex.ledger.resolve import Candidate, Mode
+from mnemex.ledger.similarity import for_embedder
 from tests.conftest import FakeClock
 
 DAY = 86_400_000_000
@@ -39,9 +41,7 @@ def unlike(attribute: np.ndarray, seed: int) -> np.ndarray:
     return (other - (other @ unit) * unit).astype(np.float32)
 
 
-def answer(
-    question: str, query: np.ndarray, candidates: list[Candidate], **kw: int | str
-) -> str | None:
+def answer(question: str, query: np.ndarray, candidates: list[Candidate], **kw: Any) -> str | None:
     """Resolution as search runs it: the subject's statements first, then the answer."""
     return resolve.resolve(question, query, resolve.about_subject(question, candidates), **kw)
 
@@ -151,6 +151,40 @@ def test_a_later_assertion_overrides_what_the_ledger_read_only_of_its_own_attrib
     assert answer("What car does Dana have?", query, no_car_since, anchor="m1") is None
     assert answer("What car does Dana have?", query, candidates, anchor="m5") is None
     assert answer("What car does Omar have?", query, candidates, anchor="m1") is None
+
+
+@pytest.mark.usefixtures("mentions_are_not_assertions")
+def test_a_statement_of_a_value_held_under_another_key_stays_out_of_the_anchors_group() -> None:
+    """m5's value is known only under another key: the car answer is the trade-in before it."""
+    query = PERSON + CAR
+    assert answer("What car does Dana have?", query, story(), anchor="m1", elsewhere={"m5"}) == "m3"
+
+
+def test_values_known_under_another_key_are_held_elsewhere(mem_store: MemoryStore) -> None:
+    """ "Amara has moved on to VS Code" may read like a deploy-tool change, but VS Code is an
+    editor wherever the ledger holds it; Kamal, a value of a key named like the asked one
+    ("deployment tool"), and a value the ledger has never seen stay candidates."""
+    saved = {
+        text: mem_store.save(text).id
+        for text in [
+            "Noor's editor is VS Code.",
+            "Amara's deploy tool is Capistrano.",
+            "Priya's deployment tool is Kamal.",
+            "Amara has moved on to Kamal.",
+            "Amara has moved on to VS Code.",
+            "Amara has moved on to Zorblax.",
+        ]
+    }
+    members = [
+        Candidate(memory_id, text, ["Amara"], 0, None)
+        for text, memory_id in saved.items()
+        if text.startswith("Amara has")
+    ]
+    anchor = saved["Amara's deploy tool is Capistrano."]
+    similarity = for_embedder(mem_store.engine.embedder)
+    with mem_store._read() as tx:
+        held = resolution._held_elsewhere(tx, similarity, anchor, members)
+    assert held == {saved["Amara has moved on to VS Code."]}
 
 
 @pytest.mark.usefixtures("mentions_are_not_assertions")

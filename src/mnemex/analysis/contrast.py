@@ -131,6 +131,7 @@ def _tense(a: str, b: str) -> bool:
     )
 
 
+@functools.lru_cache(maxsize=16_384)
 def stem(word: str) -> str:
     for suffix in ("ing", "ed", "es", "s"):
         if len(word) > len(suffix) + 2 and word.endswith(suffix):
@@ -138,24 +139,22 @@ def stem(word: str) -> str:
     return word
 
 
+_STEMMED_ANTONYMS = [(stem(first), stem(second)) for first, second in _ANTONYMS]
+_STEMMED_SETS = [frozenset(stem(w) for w in group) for group in _EXCLUSIVE_SETS]
+
+
 def _antonym_swap(a: str, b: str) -> bool:
-    only_a = {stem(w) for w in words(a)} - {stem(w) for w in words(b)}
-    only_b = {stem(w) for w in words(b)} - {stem(w) for w in words(a)}
-    for first, second in _ANTONYMS:
-        x, y = stem(first), stem(second)
-        if (x in only_a and y in only_b) or (y in only_a and x in only_b):
-            return True
-    return False
+    wa, wb = {stem(w) for w in words(a)}, {stem(w) for w in words(b)}
+    only_a, only_b = wa - wb, wb - wa
+    return any(
+        (x in only_a and y in only_b) or (y in only_a and x in only_b) for x, y in _STEMMED_ANTONYMS
+    )
 
 
 def _exclusive_swap(a: str, b: str) -> bool:
     """Each side names a different member of a closed set (a weekday, a month, a colour...)."""
     wa, wb = {stem(w) for w in words(a)}, {stem(w) for w in words(b)}
-    for group in _EXCLUSIVE_SETS:
-        members = {stem(w) for w in group}
-        if (wa & members) - wb and (wb & members) - wa:
-            return True
-    return False
+    return any((wa & members) - wb and (wb & members) - wa for members in _STEMMED_SETS)
 
 
 def _around(text: str) -> set[tuple[str, str]]:

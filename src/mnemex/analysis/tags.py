@@ -134,6 +134,7 @@ class PhraseCache:
     def __init__(self, size: int = 8_192) -> None:
         self.size = size
         self._vectors: OrderedDict[str, Vectors] = OrderedDict()
+        self._matrices: dict[tuple[str, ...], Vectors] = {}
         self._lock = threading.Lock()
 
     def embed(self, embed: EmbedFn, phrases: Sequence[str]) -> Vectors:
@@ -149,6 +150,17 @@ class PhraseCache:
             while len(self._vectors) > self.size:
                 self._vectors.popitem(last=False)
             return rows
+
+    def matrix(self, embed: EmbedFn, phrases: tuple[str, ...]) -> Vectors:
+        """The vectors of a fixed list of phrases (the model's topic labels), stacked once and
+        kept apart from the recently-used phrases."""
+        with self._lock:
+            found = self._matrices.get(phrases)
+        if found is None:
+            found = embed([p.replace("-", " ") for p in phrases])
+            with self._lock:
+                self._matrices[phrases] = found
+        return found
 
 
 class TagVocabulary:
@@ -292,25 +304,31 @@ def pool(
     nouns: Sequence[str],
     kinds: Sequence[str],
     tools: Sequence[str],
-    topics: Sequence[str],
+    topics: tuple[str, ...],
 ) -> tuple[list[Candidate], Vectors]:
-    """Every candidate with its closeness to the message (and the candidates' embeddings)."""
+    """Every candidate with its closeness to the message (and the candidates' embeddings): the
+    message's own phrases, and the `TOPIC_CANDIDATES` topic labels closest to it."""
     said = {_singular(w) for w in re.findall(r"[a-z0-9]+", text.lower())}
     sourced: list[tuple[str, str]] = [(k, "kind") for k in kinds]
     sourced += [(t, "tool") for t in tools]
     sourced += [(n, "compound" if " " in n else "noun") for n in nouns]
     sourced = [(p, s) for p, s in sourced if key(p) not in INTENT_WORDS]
-    taken = {p for p, _ in sourced}
-    sourced += [(t, "topic") for t in topics if t not in taken]  # no intent word (the trainer)
-    if not sourced:
-        return [], np.zeros((0, len(vector)), dtype=np.float32)
     readable = [p.replace("-", " ") for p, _ in sourced]
-    vectors = cache.embed(embed, readable) if cache is not None else embed(readable)
+    vectors = np.zeros((0, len(vector)), dtype=np.float32)
+    if readable:
+        vectors = cache.embed(embed, readable) if cache is not None else embed(readable)
+    if topics:  # no topic label is an intent word (the trainer keeps them out)
+        every = cache.matrix(embed, topics) if cache is not None else embed(list(topics))
+        taken = {p for p, _ in sourced}
+        closest = np.argsort(-(every @ vector), kind="stable")[: TOPIC_CANDIDATES + len(taken)]
+        picked = [int(i) for i in closest if topics[i] not in taken][:TOPIC_CANDIDATES]
+        sourced += [(topics[i], "topic") for i in picked]
+        readable += [topics[i].replace("-", " ") for i in picked]
+        vectors = np.concatenate([vectors, every[picked]]) if picked else vectors
+    if not sourced:
+        return [], vectors
     relevance = vectors @ vector
-    keep = [i for i, (_, s) in enumerate(sourced) if s != "topic"]
-    topic_rows = [i for i, (_, s) in enumerate(sourced) if s == "topic"]
-    keep += sorted(topic_rows, key=lambda i: -relevance[i])[:TOPIC_CANDIDATES]
-    ordered = sorted(keep, key=lambda i: -relevance[i])
+    ordered = sorted(range(len(sourced)), key=lambda i: -relevance[i])
     ranks: dict[str, int] = {}
     out: list[Candidate] = []
     for i in ordered:
@@ -365,12 +383,11 @@ def suggest(
             vocabulary.vectors(embed) if embed else (sorted(vocabulary.tags), None)
         )
     learned = model()
-    vocab = learned.topics if learned is not None else TOPICS
-    topics = [t for t in vocab if t not in fixed + nouns] if "topics" in sources else []
+    topics = (learned.topics if learned is not None else TOPICS) if "topics" in sources else ()
     if embed is None or vector is None or learned is None:
         lowered = {_singular(w) for w in re.findall(r"[a-z]+", text.lower())}
         picked = fixed + [n for n in nouns if " " not in n]
-        picked += [t for t in topics if _singular(t) in lowered]
+        picked += [t for t in topics if _singular(t) in lowered and t not in picked]
         lexical = [reuse(normalize_tag(p), None, known, None) for p in picked]
         return list(dict.fromkeys(t for t in lexical if t))[:limit]
     cache = vocabulary.cache if vocabulary is not None else None

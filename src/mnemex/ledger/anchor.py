@@ -25,14 +25,16 @@ from mnemex.ledger.patterns import OPENING_VERB
 from mnemex.ledger.vocabulary import names_relation, query_words
 from mnemex.models import Fact, FactStatus
 from mnemex.store.base import Tx
-from mnemex.text import same_value, value_key
+from mnemex.text import TITLES, same_value, value_key
 
 # A name: capitalised words ("VS Code", "Arch Linux", "Argo CD"), a brand's inner capital
 # ("iPhone 15", "macOS") or an identifier ("host-3").
-_WORD = r"(?:[A-Z][\w+#\-]*|\d[\w\-]*)(?:\.[\w+#\-]+)*"  # "Mem.ai", "Node.js"; not "Bob. The"
+_JOINED = r"(?:[&/][A-Z][\w+#\-]*)*"  # "M&S", "AT&T", "S/Lab"
+_WORD = rf"(?:[A-Z][\w+#\-]*{_JOINED}|\d[\w\-]*)(?:\.[\w+#\-]+)*"  # "Node.js"; not "Bob. The"
+_TITLED = rf"(?:{'|'.join(TITLES)})\.\s+[^\W\d_][\w\-]*"  # "Dr. Østergaard" is one name
 _SPAN = re.compile(
-    rf"(?<![\w-])(?:[A-Z][\w+#\-]*(?:\.[\w+#\-]+)*|[a-z]{{1,3}}[A-Z][\w+#\-]*|[a-z][a-z0-9]*-[\w\-]+"
-    rf"|\d[\w.\-]*[A-Za-z][\w.\-]*)(?:\s+{_WORD})*(?![\w-])"
+    rf"(?<![\w-])(?:{_TITLED}|[A-Z][\w+#\-]*{_JOINED}(?:\.[\w+#\-]+)*|[a-z]{{1,3}}[A-Z][\w+#\-]*"
+    rf"|[a-z][a-z0-9]*-[\w\-]+|\d[\w.\-]*[A-Za-z][\w.\-]*)(?:\s+{_WORD})*(?![\w-])"
 )
 # Words just before a value that make it the value being left ("from Vim", "over Vim").
 _OLD_CUE = re.compile(

@@ -24,11 +24,13 @@ from mnemex.ledger.patterns import (
     DIARY,
     FRAMES,
     GROUP,
+    HAVE_GOT,
     HEADING,
     I_AM,
     I_HAVE,
     LABEL,
     LEAD,
+    LEADING_PREPOSITIONS,
     LINKS,
     NEGATIONS,
     NOT_KEY,
@@ -98,7 +100,7 @@ def extract(text: str) -> Extraction:
     speaker: str | None = None  # who "he", "she", "their" point at: the last named subject
     for raw in SENTENCES.split(text):
         sentence = I_AM.sub("I am", raw.strip().strip(".!?;").strip())
-        sentence = I_HAVE.sub("I have", sentence)
+        sentence = HAVE_GOT.sub(r"\1", I_HAVE.sub("I have", sentence))
         sentence = HEADING.sub("", sentence)
         reported = REPORTED.match(sentence) or ABOUT.match(sentence)
         if reported is not None:
@@ -420,11 +422,14 @@ def _clean_value(text: str | None) -> str | None:
     if text is None:
         return None
     value = " ".join(text.strip(" \"'`“”‘’()").split())
+    value = value.split(" (")[0]  # "Argo Workflows (was Drone CI": an aside is no part of it
     value = re.sub(r"^(?:the|a|an)\s+", "", value, flags=re.IGNORECASE)
     value = _strip_tail(value).strip(" \"'`“”‘’")
     if not value or value.casefold() in VALUE_STOP or len(value.split()) > 6:
         return None
     if value.split()[0].casefold() in PRONOUNS:  # "it keeps coming up" is a clause, not a value
+        return None
+    if value.split()[0].casefold() in LEADING_PREPOSITIONS:  # "runs in the Diadora Gara"
         return None
     if CLAUSE.match(value):  # "accepted an offer from Greenway": a verb and its object
         return None

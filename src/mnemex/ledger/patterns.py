@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 
 from mnemex.ledger import shorthand
+from mnemex.text import SENTENCE_BREAK
 
 # A subject: capitalised words ("Alice", "Project Atlas") or an identifier with a hyphen, digit
 # or dot ("svc-billing", "host-3"); "I" is the user.
@@ -300,6 +301,7 @@ FRAMES = re.compile(
 I_AM = re.compile(r"\bI['’]m\b")  # "I'm using Helix": the patterns read "I am"
 
 I_HAVE = re.compile(r"\bI['’]ve\b")
+HAVE_GOT = re.compile(r"\b(have|has)\s+got\b(?!\s+to\b)")  # "I've got Drone CI": I have Drone CI
 
 # A heading before the statement ("Heads up: Malik joined ..."): never its subject.
 HEADING = re.compile(
@@ -307,7 +309,7 @@ HEADING = re.compile(
     r"\s*[:\-—–]\s+"
 )
 
-SENTENCES = re.compile(r"(?<=[.!?;])\s+|\n+")
+SENTENCES = SENTENCE_BREAK  # not after "Dr." or an initial
 
 # "Alice uses Vim and lives in Lisbon": a second clause that starts with a verb shares the subject.
 AND_VERB = re.compile(
@@ -321,6 +323,9 @@ SUBJECT_HEAD = re.compile(rf"^(?:(?i:actually|so|and),?\s+)?(?:{NAME}|I)(?=\s|['
 PRONOUNS = frozenset(
     "it he she they we i you this that there these those its his her their our my your".split()
 )
+
+# A value is a name or a noun phrase, never a phrase of place or manner ("runs in the Diadora").
+LEADING_PREPOSITIONS = frozenset("in on at into onto to from with by for of about".split())
 
 VALUE_STOP = frozenset("it that this them him her something anything nothing one".split())
 

@@ -24,7 +24,7 @@ Nothing is hidden: the answer moves to the top and every other hit keeps its pla
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from enum import Enum
 
@@ -36,7 +36,7 @@ from mnemex.ledger.attribute import names_in, tokens
 from mnemex.text import STOPWORDS
 
 ANCHOR_FLOOR = 0.5  # P(same attribute) at which a statement joins the ledger answer's group
-ANCHOR_LINK = 0.4  # ... and the least centred cosine to it (templated notes look alike)
+ANCHOR_LINK = 0.3  # ... and the least centred cosine to it (templated notes look alike)
 # P(assertion) below which the ledger's answer reads as a mention and stops being the anchor:
 # the model's own boundary, lower than `floor`, for the write side already read it as a value.
 ANCHOR_MENTION = 0.5
@@ -210,6 +210,7 @@ def resolve(
     floor: float = 0.5,
     anchor: str | None = None,
     read: bool = True,
+    elsewhere: Collection[str] = (),
 ) -> str | None:
     """The id of the statement about the subject (`about_subject`'s, with their vectors) that
     answers the question's attribute at its time, or None.
@@ -250,6 +251,8 @@ def resolve(
         seed,
         attribute.LINK if seed is None else ANCHOR_LINK,
     )
+    if seed is not None:  # values held under other keys do not join the anchor's group
+        relevant = relevant * np.array([c.id not in elsewhere for c in members])
     floor_of = attribute.FLOOR if seed is None else ANCHOR_FLOOR
     if len({c.when for c, r in zip(members, relevant, strict=True) if r >= floor_of}) < 2:
         return None  # no attribute with statements of two times to choose between

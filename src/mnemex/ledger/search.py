@@ -46,6 +46,7 @@ if TYPE_CHECKING:
 EMBED_FLOOR = 0.3  # question / relation-name cosine below which embeddings say nothing
 EMBED_MARGIN = 0.05  # ...and by how much the best relation must lead the subject's next one
 MAX_SUBJECTS = 4
+OWN = frozenset({"my", "me", "mine", "myself"})  # the user as owner or object, not the asker
 KEYED = 1.0  # the confidence of a fact its writer keyed (subject=, relation=, value=)
 MAX_NEIGHBOURS = 20
 SECOND_HOP = 0.8  # a fact found through another entity ranks just below a direct answer
@@ -84,6 +85,15 @@ def mentioned(tx: Tx, text: str) -> list[str]:
         if entity_id not in found:
             found.append(entity_id)
             taken.update(span)
+    if found[:1] == [known.get(USER)] and not any(t.casefold() in OWN for t in tokens):
+        # "Which app should I use to reach Tariq?": the one asking is not the one asked about,
+        # a person or a subject of the ledger's facts ("Which VPN am I on?" still asks mine).
+        others = tx.get_entities(found[1:]).values()
+        if any(
+            e.expired_at is None and (e.category == "person" or tx.facts_for_key(e.id, None))
+            for e in others
+        ):
+            found = found[1:]
     return found[:MAX_SUBJECTS]
 
 
