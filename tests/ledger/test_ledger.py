@@ -425,3 +425,16 @@ def test_the_one_asking_is_not_the_person_asked_about(store: MemoryStore) -> Non
     # "my" still makes the user a subject beside the named person
     mine = store.search("What phone do I have, and my friend Tariq?", k=3, explain=True)
     assert any("ledger" in h.channels and "Pixel" in h.memory.content for h in mine)
+
+
+def test_a_key_named_only_by_a_cue_gives_way_to_a_clearly_nearer_name(store: MemoryStore) -> None:
+    """ "reach" is a cue for a phone, but the messenger's name is clearly nearer the question."""
+    store.save("Priya's phone is a Pixel 8.", observed_at=day(0))
+    store.save("Priya's messenger is Signal.", observed_at=day(1))
+    store.save("Priya's dentist is Dr. Rahimi.", observed_at=day(2))
+    hits = store.search("Which messaging app should I use to reach Priya now?", k=3)
+    assert hits[0].memory.content == "Priya's messenger is Signal."
+    # a question that names the key still gets it
+    assert store.search("What phone does Priya have?", k=1)[0].memory.content.startswith(
+        "Priya's phone"
+    )

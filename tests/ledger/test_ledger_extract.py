@@ -287,3 +287,13 @@ def test_a_phrase_of_place_or_manner_is_no_value() -> None:
     values = {t.value for t in extract_facts("Oluwaseun runs in the Diadora Gara now.")}
     assert not any(v.split()[0].casefold() in {"in", "the"} for v in values)
     assert extract_facts("I have got to leave early.") == []
+    assert extract_facts("I moved so that my commute is shorter.") == []
+
+
+def test_the_particle_of_a_phrasal_verb_is_no_part_of_the_value_left() -> None:
+    for text, old, new in [
+        ("I swapped Surfshark out for IVPN.", "Surfshark", "IVPN"),
+        ("Dana traded the Corolla in for a Mazda.", "Corolla", "Mazda"),
+    ]:
+        triple = next(t for t in extract_facts(text) if not t.negated)
+        assert (triple.previous, triple.value) == (old, new)

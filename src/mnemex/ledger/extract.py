@@ -23,6 +23,7 @@ from mnemex.ledger.patterns import (
     CLAUSE,
     DIARY,
     FRAMES,
+    FRAMING,
     GROUP,
     HAVE_GOT,
     HEADING,
@@ -37,6 +38,7 @@ from mnemex.ledger.patterns import (
     NOT_NAMES,
     NOT_PREV,
     OPENING_VERB,
+    PARTICLES,
     PATTERNS,
     PROGRESSIVE,
     PRONOUN_OWNER,
@@ -107,6 +109,8 @@ def extract(text: str) -> Extraction:
             groups = reported.groupdict()
             speaker = groups.get("speaker") or groups.get("source") or groups.get("about")
             sentence = reported.group("rest")
+        elif (framed := FRAMING.match(sentence)) is not None:
+            sentence = framed.group("rest")
         speaker = _named_head(sentence) or speaker
         start = len(found.triples)
         for clause in _clauses(sentence):
@@ -423,6 +427,9 @@ def _clean_value(text: str | None) -> str | None:
         return None
     value = " ".join(text.strip(" \"'`“”‘’()").split())
     value = value.split(" (")[0]  # "Argo Workflows (was Drone CI": an aside is no part of it
+    words = value.split()
+    if len(words) > 1 and words[-1] in PARTICLES:  # "swapped Surfshark out for IVPN"
+        value = " ".join(words[:-1])
     value = re.sub(r"^(?:the|a|an)\s+", "", value, flags=re.IGNORECASE)
     value = _strip_tail(value).strip(" \"'`“”‘’")
     if not value or value.casefold() in VALUE_STOP or len(value.split()) > 6:

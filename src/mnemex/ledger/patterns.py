@@ -269,8 +269,15 @@ LINKS = re.compile(
 REPORTED = re.compile(
     rf"^(?:(?P<speaker>{NAME})\s+(?:told\s+(?:me|us|the\s+team|everyone)|mentioned|said|says"
     r"|reported|explained|noted|confirmed|wrote|shared|let\s+(?:me|us)\s+know|announced"
-    r"|pointed\s+out|admitted|clarified)(?:\s+that)?|(?i:according\s+to)\s+"
+    r"|pointed\s+out|admitted|clarified)(?:\s+that)?|(?i:according\s+to|per)\s+"
     rf"(?P<source>{NAME}))[\s,:]+(?P<rest>.+)$"
+)
+
+# A lead that frames a statement without naming anyone ("Noting down that Priya's dentist is
+# ...", "Just so you know that my ..."): the statement is what follows it.
+FRAMING = re.compile(
+    r"^[A-Za-z']+(?:\s+[a-z']+){0,4}?(?<!\bso)(?<!\bsuch)(?<!\bnow)(?<!\bexcept)\s+that\s+"
+    r"(?P<rest>(?:[A-Z]|my\b|our\b).+)$"
 )
 
 ABOUT = re.compile(
@@ -326,6 +333,9 @@ PRONOUNS = frozenset(
 
 # A value is a name or a noun phrase, never a phrase of place or manner ("runs in the Diadora").
 LEADING_PREPOSITIONS = frozenset("in on at into onto to from with by for of about".split())
+
+# The particle of a phrasal verb after its object ("traded the Corolla in", "swapped X out").
+PARTICLES = frozenset("out off in up over away back down".split())
 
 VALUE_STOP = frozenset("it that this them him her something anything nothing one".split())
 

@@ -29,6 +29,7 @@ from mnemex.ledger.history import (
 )
 from mnemex.ledger.similarity import EmbeddingSimilarity, for_embedder
 from mnemex.ledger.vocabulary import (
+    CUE_MATCH,
     FIRST_PERSON,
     MIN_MATCH,
     TOKEN,
@@ -457,6 +458,13 @@ class LedgerAnswers:
         hops = not any(found for _, _, found, _ in asked)
         for facts, direct, found, (hop_score, hop_best) in asked:
             score, best, hop = direct, found, 1.0
+            if best and score <= CUE_MATCH:
+                # Only a cue or part of its name matched the key ("reach" for a phone): a
+                # relation whose name is clearly nearer the question in embedding space
+                # ("messenger") answers instead.
+                embedded = _embedded(facts, cosines)
+                if embedded[1] and {f.relation for f in embedded[1]} != {f.relation for f in best}:
+                    score, best = embedded
             if not best:
                 score, best = _embedded(facts, cosines)
             if not best:
