@@ -14,13 +14,11 @@ from mnemex.embed import Vectors, from_bytes
 from mnemex.engine import Engine
 from mnemex.ledger import assertion, resolve
 from mnemex.ledger import search as ledger
-from mnemex.ledger.anchor import spans
-from mnemex.ledger.history import LEDGER_STATUSES
+from mnemex.ledger.anchor import spans, value_relations
 from mnemex.ledger.similarity import Similarity, for_embedder
 from mnemex.models import Memory
 from mnemex.retrieval import temporal_cues
 from mnemex.store.base import Tx
-from mnemex.text import value_key
 
 OTHER_KEY = 0.2  # relation-name similarity below which two keys are different attributes
 
@@ -118,8 +116,8 @@ def _held_elsewhere(
     anchor states ("Amara has moved on to VS Code", an editor wherever it is held, cannot change
     her deploy tool): the anchor's group leaves them out, however alike the wording. Keys are
     alike when their names are (`OTHER_KEY`: "supermarket" and "grocery store" are)."""
-    if anchor is None:
-        return set()
+    if anchor is None or all(member.id != anchor for member in members):
+        return set()  # no anchor, or one resolution will not read
     asked = [fact.relation for fact in tx.facts_for_memories([anchor]).get(anchor, [])]
     if not asked:
         return set()
@@ -128,11 +126,7 @@ def _held_elsewhere(
     for member in members:
         if member.id == anchor:
             continue
-        known = {
-            relation
-            for span in spans(member.text)
-            for relation in tx.value_relations(value_key(span.text), LEDGER_STATUSES)
-        }
+        known = {relation for span in spans(member.text) for relation in value_relations(tx, span)}
         for relation in known - alike.keys():
             closest = max(similarity.relations(relation, asked))
             alike[relation] = relation in asked or closest >= OTHER_KEY

@@ -178,7 +178,7 @@ def test_values_known_under_another_key_are_held_elsewhere(mem_store: MemoryStor
     members = [
         Candidate(memory_id, text, ["Amara"], 0, None)
         for text, memory_id in saved.items()
-        if text.startswith("Amara has")
+        if text.startswith("Amara")  # the anchor among them, as search hands them over
     ]
     anchor = saved["Amara's deploy tool is Capistrano."]
     similarity = for_embedder(mem_store.engine.embedder)

@@ -108,7 +108,7 @@ def _subjects(tx: Tx, found: list[Span]) -> tuple[dict[int, str], list[Span]]:
     return subjects, rest
 
 
-def _value_relations(tx: Tx, span: Span) -> Counter[str]:
+def value_relations(tx: Tx, span: Span) -> Counter[str]:
     """How often each relation holds this value in the ledger (any subject)."""
     return Counter(tx.value_relations(value_key(span.text), LEDGER_STATUSES))
 
@@ -173,7 +173,7 @@ def read(tx: Tx, clause: str, statement: str, *, spoken: bool = False) -> Triple
     mentioned = [r for r in tx.fact_relations(RELATIONS_CONSIDERED) if names_relation(r, words)]
     if any(_acting(clause, relation) for relation in mentioned):
         return None
-    known = {span.start: _value_relations(tx, span) for span in values}
+    known = {span.start: value_relations(tx, span) for span in values}
     left = None if spoken else _left_value(clause, values, _held(tx, subject_id, values))
     relation = (
         left[1] if left is not None and not mentioned else _relation(mentioned, known, values)
