@@ -23,16 +23,31 @@ pandas|scikit-learn|spaCy|Hugging Face|LangChain|Pydantic|SQLAlchemy|Celery|pyte
 Jest|Playwright|Selenium|Cypress|webpack|Vite|Babel|ESLint|Prettier|ruff|mypy|Poetry|
 pip|npm|pnpm|Yarn|Cargo|Maven|Gradle|PostgreSQL|MySQL|MariaDB|SQLite|MongoDB|Redis|Memcached|
 Elasticsearch|OpenSearch|Cassandra|DynamoDB|CockroachDB|ClickHouse|Snowflake|BigQuery|
-Kafka|RabbitMQ|NATS|Docker|Kubernetes|Helm|Terraform|Pulumi|Ansible|Nginx|Apache Kafka|
+Kafka|RabbitMQ|NATS|Docker|Kubernetes|Helm|Terraform|Pulumi|Ansible|Nginx|
 Linux|Ubuntu|Debian|Fedora|Arch Linux|macOS|Windows|FreeBSD|Git|GitHub|GitLab|Bitbucket|
 Jenkins|CircleCI|GitHub Actions|Travis CI|Vim|Neovim|Emacs|VS Code|IntelliJ|PyCharm|
 WebStorm|Xcode|Android Studio|Jupyter|Grafana|Prometheus|Datadog|Sentry|Kibana|Airflow|
 Spark|Hadoop|dbt|Tableau|Excel|Jira|Confluence|Notion|Figma|Sketch|Trello|Asana|Obsidian|
 Postman|Heroku|Vercel|Netlify|Cloudflare|AWS|GCP|Azure|EC2|S3|Lambda|ONNX|LLVM|WebAssembly|
-OAuth|JWT|gRPC|Protobuf|JSON|YAML|TOML|Markdown|LaTeX|CUDA|OpenGL|Vulkan|Unity|Unreal
+OAuth|JWT|gRPC|Protobuf|JSON|YAML|TOML|Markdown|LaTeX|CUDA|OpenGL|Vulkan|Unity|Unreal|
+Objective-C|Parquet|Flink|ZooKeeper|Solr|Lucene|Tomcat|RDS|EMR|EKS|ECS|SQS|SNS|CloudFront|
+Fargate|Cloud Run|Cloud Functions|Pub/Sub|Cosmos DB
 """
+# Official names that put the maker or foundation first: "Apache Spark" is Spark, "Amazon S3"
+# and "AWS S3" are S3. Each vendor and the known names it may stand before.
+_VENDOR_FORMS = {
+    "Apache": "Kafka Spark Hadoop Airflow Cassandra Hive Iceberg Parquet Flink Beam Superset "
+    "Druid ZooKeeper Solr Lucene Tomcat Maven Pulsar",
+    "Amazon": "S3 EC2 EMR EKS ECS RDS Redshift Kinesis Aurora SQS SNS CloudFront Athena DynamoDB",
+    "AWS": "S3 EC2 EMR EKS ECS RDS Redshift Kinesis Aurora SQS SNS CloudFront Glue Athena "
+    "Fargate Lambda DynamoDB",
+    "Google": "BigQuery Cloud Run Cloud Functions Pub/Sub Dataflow",
+    "GCP": "BigQuery Cloud Run Cloud Functions Pub/Sub Dataflow",
+    "Azure": "Cosmos DB Functions DevOps",
+}
 _TECH_CASED = (
-    "Go|Rust|Swift|Linear|Helix|Spring|Express|Slack|Zoom|Signal|Teams|Pulsar|R|C|Black|REST"
+    "Go|Rust|Swift|Linear|Helix|Spring|Express|Slack|Zoom|Signal|Teams|Pulsar|R|C|Black|REST|"
+    "Hive|Iceberg|Beam|Superset|Druid|Redshift|Kinesis|Aurora|Glue|Athena|Dataflow"
 )
 _ORG = """
 Google|Microsoft|Apple|Amazon|Meta|Facebook|OpenAI|Anthropic|Stripe|Netflix|Spotify|Uber|
@@ -83,6 +98,8 @@ ALIASES = {
     "react.js": "React",
     "reactjs": "React",
     "vue.js": "Vue",
+    "obj-c": "Objective-C",
+    "objc": "Objective-C",
 }
 
 
@@ -121,6 +138,9 @@ def entries() -> list[tuple[str, str, str, bool]]:
     for alias, canonical in ALIASES.items():
         label = next((row[2] for row in rows if row[1] == canonical), TECH)
         rows.append((alias, canonical, label, False))
+    for vendor, names in _VENDOR_FORMS.items():
+        for name in _split(names.replace(" ", "|").replace("Cloud|", "Cloud ")):
+            rows.append((f"{vendor} {name}", name, TECH, False))
     return rows
 
 

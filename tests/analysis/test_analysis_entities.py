@@ -67,6 +67,53 @@ def test_title_spans() -> None:
     assert not nameworthy("Director of Engineering") and nameworthy("Neovim")
 
 
+@pytest.mark.parametrize(
+    ("text", "names", "not_names"),
+    [
+        # spaCy saw "Brennan" a person and "Aoife" a capitalised word: one name.
+        ("Aoife Brennan joined from the BI team", {"Aoife Brennan"}, {"Aoife", "Brennan"}),
+        ("Dr. Feldman says the infection should clear", {"Dr. Feldman"}, {"Feldman"}),
+        ("Sofia is in Ms. Delgado's class", {"Ms. Delgado"}, {"Delgado"}),
+        ("Miss Hana said Zara napped well", {"Miss Hana", "Zara"}, {"Miss", "Hana"}),
+        # A note to self opens with a verb, then names whom it is about.
+        ("Remind Zoe to bring the pump", {"Zoe"}, {"Remind Zoe"}),
+        ("Call Priya tomorrow", {"Priya"}, {"Call Priya"}),
+        # Days, sizes and pieces of a name are no names; a maker's name is the thing's.
+        ("Swim on Tue/Thu/Sat, 2 GB of logs, Q1 review", set(), {"Tue/Thu/Sat", "GB", "Q1"}),
+        ("Objective-C stays in the old module", {"Objective-C"}, {"Objective-", "C"}),
+        ("Apache Spark fixed the skew on Amazon S3", {"Spark", "S3"}, {"Apache", "Amazon"}),
+    ],
+)
+def test_names_whole(text: str, names: set[str], not_names: set[str]) -> None:
+    found = set(_named(text))
+    assert names <= found and not not_names & found, found
+
+
+@pytest.mark.parametrize(
+    ("name", "label", "source", "category"),
+    [
+        ("Snowflake Summit", "PRODUCT", "ruler", "event"),  # the gathering, not the product
+        ("RCN Congress", "ORG", "spacy", "event"),
+        ("Chicago Marathon", "PERSON", "spacy", "event"),
+        ("Greenleaf Organics", "PERSON", "spacy", "organization"),
+        ("Hartwell Mill", "PERSON", "spacy", "organization"),
+        ("Priya Nair", "PERSON", "spacy", "person"),
+        ("Amazon Web Services", "ORG", "ruler", "organization"),
+    ],
+)
+def test_a_names_last_word_tells_its_kind(
+    name: str, label: str, source: str, category: str
+) -> None:
+    from mnemex.analysis.canon import categorise
+
+    vote = categorise(label, source, name, 0, len(name), None)
+    assert vote is not None and vote[0] == category
+
+
+def test_common_words_are_no_vendor_tool_names() -> None:
+    assert not _named("the glue on the shelf, a beam of light, the hive of bees")
+
+
 def test_value_patterns() -> None:
     text = (
         "Mail bob@example.com, see https://example.com/docs, v2.3.1 on 10.0.4.12 since 2025-01-04"

@@ -81,6 +81,24 @@ def test_one_node_per_person_and_no_junk(settings: Settings, clock: Any) -> None
             assert len(memory.tags) <= 5
 
 
+def test_a_title_and_a_surname_are_the_one_person_so_named(store: MemoryStore) -> None:
+    store.save("Dr. Osei wants to add a second drug")  # no full name known: as said
+    assert store.entity("Dr. Osei").category == "person"
+    store.save("Dr. Amara Osei is dad's endocrinologist at Lakeview Endocrine Clinic")
+    node = store.entity("Amara Osei")  # the titled node took the full name
+    assert node.category == "person" and "Dr. Osei" in node.aliases
+    store.save("Dr Osei started dad on Jardiance 10mg")
+    store.save("Dr. Amara called back about the dose")
+    assert len(store.memories(entity="Amara Osei")) == 4
+    assert "Dr Osei" in store.entity("Amara Osei").aliases  # as the person was called
+    people = [e.name for e in store.entities(limit=100) if "Osei" in e.name or "Amara" in e.name]
+    assert people == ["Amara Osei"]
+    # Two people of one surname: a title and the surname stay as said.
+    store.save("Helena Carvalho runs the bakery and Joaquim Carvalho keeps the books")
+    store.save("Mr. Carvalho signed the lease")
+    assert store.entity("Mr. Carvalho").name == "Mr. Carvalho"
+
+
 def test_maint_scan_fix_and_undo(mem_store: MemoryStore) -> None:
     mem_store.upsert_entities(
         [{"name": "Amazon Web Services", "category": "technology"}, {"name": "AWS"}],
@@ -106,6 +124,37 @@ def test_maint_scan_fix_and_undo(mem_store: MemoryStore) -> None:
         mem_store.maint_fix(kinds=["everything"])
     with pytest.raises(NotFoundError):
         mem_store.maint_undo("fix_nothing")
+
+
+def test_a_short_name_is_the_longer_one_only_for_the_same_kind_of_thing(
+    mem_store: MemoryStore,
+) -> None:
+    mem_store.upsert_entities(
+        [
+            {"name": "Harbor", "category": "project"},
+            {"name": "Harbor Dental", "category": "organization"},
+            {"name": "Hartwell Mill", "category": "organization"},
+            {"name": "Hartwell"},
+        ],
+        [],
+    )
+    pairs = {
+        frozenset(f.entities) for f in mem_store.maint_scan().findings if f.kind == "duplicate"
+    }
+    ids = {name: mem_store.entity(name).id for name in ("Harbor", "Harbor Dental", "Hartwell")}
+    assert frozenset({ids["Harbor"], ids["Harbor Dental"]}) not in pairs
+    assert frozenset({ids["Hartwell"], mem_store.entity("Hartwell Mill").id}) in pairs
+
+
+def test_a_short_names_node_is_not_taken_by_another_kind_of_thing(mem_store: MemoryStore) -> None:
+    mem_store.upsert_entities([{"name": "Harbor", "category": "project"}], [])
+    mem_store.save("Dentist is Dr. Luis Ortiz at Harbor Dental, cleaning booked for the 9th")
+    assert mem_store.entity("Harbor").name == "Harbor"  # the project keeps its node
+    assert mem_store.entity("Harbor Dental").category == "organization"
+    mem_store.save("Our flour comes from Hartwell Mill, 20 sacks every fortnight")
+    mem_store.save("Hartwell delivery came a day late, we ran out of strong white")
+    assert len(mem_store.memories(entity="Hartwell Mill")) == 2  # one supplier
+    assert mem_store.entity("Hartwell Mill").category == "organization"
 
 
 @pytest.mark.anyio

@@ -79,7 +79,14 @@ _PROJECT_BEFORE = re.compile(
     r"developer|pm|team)\s+(?:on|for)\s+(?:the\s+)?$",
     re.IGNORECASE,
 )
-_EVENT_NAME = re.compile(r"[a-z](?:Con|Conf)\b|\b(?:Summit|Conference|Festival|Fest|Meetup)\b")
+_EVENT_NAME = re.compile(
+    r"[a-z](?:Con|Conf)\b|\b(?:Summit|Conference|Festival|Fest|Meetup)\b"
+    # The last word of a longer name that names a gathering ("RCN Congress", "Chicago
+    # Marathon", "AGU Fall Meeting", "Coinwell Hack Week").
+    r"|\s(?:Congress|Convention|Symposium|Assembly|Meeting|Workshop|Tutorial|Hackathon|Hack Week|"
+    r"Expo|Fair|Gala|Show|Retreat|Offsite|Marathon|Half|Triathlon|Sportive|Comp|Tournament|"
+    r"Championships?|Cup|Sing|Recital)$"
+)
 _AT = re.compile(r"\b(?:at|for|joined|join|hired by|acquired)\s+$", re.IGNORECASE)
 _NAMED = re.compile(r"\b([a-z]+)\s+(?:named|called)\s+$", re.IGNORECASE)
 _PERSON_AFTER = re.compile(
@@ -104,7 +111,14 @@ GENERIC = frozenset(
 )
 ORG_NAME_TAILS = frozenset(
     "labs lab inc corp ltd llc gmbh group insurance bank clinic hospital airlines airways "
-    "university college school foundation agency".split()
+    "university college school foundation agency "
+    # Heads of the names of firms, shops and institutions, which spaCy's small model often
+    # calls a person ("Hartwell Mill", "Greenleaf Organics", "Quarry Analytics").
+    "co company collective partners associates consulting analytics logistics solutions "
+    "supplies organics foods mill mills bakery brewery roasters coffee cafe "
+    "café kitchen studio studios academy institute society council association "
+    "elementary pharmacy dental health medical cardiology neurology dermatology pediatrics "
+    "paediatrics orthopedics physiotherapy veterinary vets".split()
 )
 _ALIAS_DECLARED = re.compile(
     r"\b(?:goes by|aka|a\.k\.a\.|also known as|known as|nicknamed)\s+([A-Z][\w'’-]+)"
@@ -177,10 +191,14 @@ def title_spans(text: str) -> list[tuple[int, int]]:
 
 # Words before a name that say what it is: "Project Kestrel" is also called "Kestrel".
 NAME_HEADS = frozenset("project operation team program programme lake mount mt".split())
-TITLES = frozenset("dr dr. mr mr. mrs mrs. ms ms. prof prof. doctor".split())
+TITLES = frozenset("dr dr. mr mr. mrs mrs. ms ms. mx mx. miss prof prof. doctor".split())
 # Words after a name that make it a company's: "Halcyon Labs" is also "Halcyon".
 ORG_TAILS = frozenset(
-    "labs lab inc inc. corp corp. ltd ltd. llc gmbh group co co. technologies".split()
+    "labs lab inc inc. corp corp. ltd ltd. llc gmbh group co co. technologies "
+    # A firm or a practice called by its distinctive part: "Hartwell Mill" is also
+    # "Hartwell", "Greenleaf Organics" "Greenleaf", "Harbor Dental" "Harbor".
+    "mill mills organics collective analytics logistics partners associates consulting foods "
+    "bakery brewery roasters dental pharmacy veterinary cardiology neurology dermatology".split()
 )
 
 
@@ -244,6 +262,8 @@ def categorise(
 ) -> tuple[str, int] | None:
     """The best category of one mention and how much it counts (a vote's weight): the
     gazetteer and the context count double; the lexicon and NER's label once."""
+    if _EVENT_NAME.search(text[start:end]):
+        return "event", 2  # "Snowflake Summit": the gathering, not the maker's product
     if source == "ruler" and label in BY_LABEL:
         name = text[start:end]
         if label == "TECH" and any(name.casefold() == a.casefold() for a in gazetteer.APPS):
@@ -252,8 +272,6 @@ def categorise(
             return "product", 2  # an editor or a browser is a product one installs
         return BY_LABEL[label], 2
     name = text[start:end]
-    if _EVENT_NAME.search(name):
-        return "event", 2
     if len(name.split()) >= 2 and name.split()[-1].casefold() in ORG_NAME_TAILS:
         return "organization", 2
     context = from_context(text, start, end)

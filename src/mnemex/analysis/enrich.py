@@ -74,6 +74,8 @@ class StoreReader:
                 if entity is None and _first_name_like(name):
                     longer = _longer(tx, name)  # "tomas says ...": the one Tomás of the tenant
                     entity = longer[0] if len(longer) == 1 else None
+                if entity is None:
+                    entity = _titled_person(tx, name)  # "Dr. Osei": the one Osei
                 if entity is not None and entity.expired_at is None:
                     found[name] = entity
         return found
@@ -213,6 +215,8 @@ def _entities(
         said = draft.content[m.start : m.end].strip()
         if m.source == "ruler" and said and normalize_name(said) != normalize_name(m.text):
             surfaces.setdefault(m.text, []).append(said)  # "Postgres" for PostgreSQL
+        elif m.entity_id and canon.untitled(said) is not None:
+            surfaces.setdefault(m.text, []).append(entities.clean(said))  # "Dr Walsh"
     spans = [(m.text, m.start, m.end) for m in named]
     declared = canon.declared_aliases(draft.content, spans)
     for name, extra in declared.items():
@@ -268,9 +272,10 @@ def apply(
                 tx.add_alias(entity_id, alias)
         weights = enrichment.get("category_weights", {})
         for name, category in enrichment.get("entity_categories", {}).items():
-            if name in canonical:
+            if name in canonical and canon.untitled(name) is None:
                 continue  # a first name's label says little about the full name's node
-            entity_id = tx.upsert_entity(name, now=now_us)[0]
+            node = canonical.get(name, name)  # "Dr. Amara Osei" votes for Amara Osei
+            entity_id = tx.upsert_entity(node, now=now_us)[0]
             vote(tx, entity_id, category, weights.get(name, 1))
         for said in enrichment.get("relations", []):
             found = {
@@ -327,12 +332,17 @@ def canonical_names(
         if known is not None:
             out.append(name)
             continue
+        if canon.untitled(name) is not None:  # "Dr. Osei" with no full name known: as said
+            titled = _titled_person(tx, name) or _same_titled(tx, name)
+            out.append(name if titled is None else titled.name)
+            continue
         if len(words) == 1 and name[:1].isupper():
             longer = _longer(tx, name)
             out.append(longer[0].name if len(longer) == 1 else name)
             continue
         shorts = canon.short_forms(name)
-        if not shorts and 2 <= len(words) <= 3 and categories.get(name) == "person":
+        is_person = "person" in (categories.get(name), categories.get(said))
+        if not shorts and 2 <= len(words) <= 3 and is_person:
             shorts = [words[0]]
         person = shorts == [words[0]]
         for short in shorts:
@@ -341,12 +351,61 @@ def canonical_names(
                 if not person:  # "Kestrel" will find "Project Kestrel" from now on
                     tx.add_alias(tx.upsert_entity(name, now=now_us)[0], short)
                 continue
-            fits = not person or alone.category in (None, "person")
+            # The short name's node is this thing only when it is no other kind of thing
+            # ("Harbor", a project, is not "Harbor Dental").
+            kind = "person" if person else categories.get(name) or categories.get(said)
+            fits = alone.category in (None, kind) or (not person and kind is None)
             if alone.name.casefold() == short.casefold() and fits and not _longer(tx, short):
                 tx.update_entity(alone.id, {"name": name})
                 tx.add_alias(alone.id, short)
+                portrait.refresh(tx, alone.id)
+        if person and tx.find_entity(name) is None:
+            _name_the_titled(tx, name)
         out.append(name)
     return out
+
+
+def _surnamed(tx: Tx, surname: str) -> tuple[list[Entity], list[Entity]]:
+    """The tenant's live persons with this surname, and its titled nodes ("Dr. Osei")."""
+    found = tx.entities_by_suffix(" " + normalize_name(surname), FIRST_NAME_CANDIDATES * 2)
+    live = [e for e in found if e.expired_at is None and len(e.name.split()) >= 2]
+    titled = [e for e in live if canon.untitled(e.name) is not None]
+    people = [e for e in live if e.category == "person" and e not in titled]
+    return people, titled
+
+
+def _same_titled(tx: Tx, name: str) -> Entity | None:
+    """The node of the same title and surname written with or without the title's full stop
+    ("Dr Osei" is "Dr. Osei")."""
+    words = name.split()
+    title = words[0].rstrip(".").casefold()
+    for e in _surnamed(tx, words[-1])[1]:
+        other = e.name.split()
+        if len(other) == len(words) and other[0].rstrip(".").casefold() == title:
+            return e
+    return None
+
+
+def _titled_person(tx: Tx, name: str) -> Entity | None:
+    """The tenant's one person a title and one name stand for: "Dr. Osei" is Amara Osei when
+    she is the one Osei, "Dr. Amara" when she is the one Amara; None when none or several."""
+    base = canon.untitled(name)
+    if base is None or " " in base:
+        return None
+    people = {e.id: e for e in _surnamed(tx, base)[0]}
+    people.update({e.id: e for e in _longer(tx, base) if e.category == "person"})
+    return next(iter(people.values())) if len(people) == 1 else None
+
+
+def _name_the_titled(tx: Tx, name: str) -> None:
+    """A person's full name seen for the first time, when the tenant knows them only by title
+    and surname ("Dr. Osei"), becomes that node's name; the titled one stays an alias."""
+    people, titled = _surnamed(tx, name.rsplit(maxsplit=1)[-1])
+    if people or len(titled) != 1 or titled[0].category not in (None, "person"):
+        return
+    tx.update_entity(titled[0].id, {"name": name})
+    tx.add_alias(titled[0].id, titled[0].name)
+    portrait.refresh(tx, titled[0].id)
 
 
 def _untitled(tx: Tx, name: str) -> str:

@@ -74,8 +74,19 @@ _NOT_NAMES = frozenset(
     "monday tuesday wednesday thursday friday saturday sunday mondays tuesdays wednesdays "
     "thursdays fridays saturdays sundays january february march april may "
     "june july august september october november december today tomorrow yesterday ok okay "
-    "please thanks hi hello hey remember note yes no i'm i've i'd i'll i’m i’ve i’d i’ll".split()
+    "please thanks hi hello hey remember note yes no i'm i've i'd i'll i’m i’ve i’d i’ll "
+    # Abbreviated days and months, quarters and halves, sizes: when, and how much, not what.
+    "mon tue tues wed thu thur thurs fri sat sun jan feb mar apr jun jul aug sep sept oct nov "
+    "dec q1 q2 q3 q4 h1 h2 kb mb gb tb pb gib mib tib".split()
 )
+# Verbs a note to self opens with, before the name of whom or what it is about ("Email Marco
+# about ...", "Remind Zoe to ..."): spaCy's small model often takes them for part of the name.
+_COMMANDS = frozenset(
+    "ask book call cc chase check dm email e-mail invite message meet nudge order pay phone ping "
+    "remind schedule send tell text thank update".split()
+)
+# A person's title before a name: "Dr. Feldman" and "Ms Delgado" are one name with it.
+_TITLE_BEFORE = re.compile(r"(?<![\w.])(?:Dr|Mr|Mrs|Ms|Mx|Miss|Prof|Doctor)\.?\s$")
 
 
 @dataclass(slots=True)
@@ -157,7 +168,8 @@ def _gazetteer_regexes() -> tuple[re.Pattern[str], re.Pattern[str], dict[str, tu
     )
 
 
-def _clean(text: str) -> str:
+def clean(text: str) -> str:
+    """A name without the quotes, marks, article and possessive around it."""
     return _TRAILING.sub("", _LEADING.sub("", text.strip(' \t\n.,;:!?"()[]{}')))
 
 
@@ -206,10 +218,13 @@ def capitalised_mentions(text: str) -> list[Mention]:
         while words and (words[0].casefold() in STOPWORDS or words[0].casefold() in _NOT_NAMES):
             start += len(words[0]) + 1
             words = words[1:]
-        name = _clean(" ".join(words))
+        initial = bool(_SENTENCE_END.search(text[:start].rstrip()))
+        if initial and len(words) > 1 and words[0].casefold() in _COMMANDS:
+            start += len(words[0]) + 1  # "Call Priya tomorrow": a note to self, then a name
+            words, initial = words[1:], False
+        name = clean(" ".join(words))
         if len(name) < 2 or name.casefold() in _NOT_NAMES or _misread(text, start, name):
             continue
-        initial = bool(_SENTENCE_END.search(text[:start].rstrip()))
         if initial and not _SUBJECT_VERB.match(text[start + len(name) :]):
             continue
         found.append(Mention(name, "NAME", start, start + len(name), "fallback"))
@@ -311,7 +326,7 @@ def spacy_mentions(nlp: Any, text: str) -> list[Mention]:
         source = "ruler" if ent_id else "spacy"
         if _misread(text, start, ent_id):
             continue
-        name = ent_id or _clean(ent_text)
+        name = ent_id or clean(ent_text)
         junk = not name or name.casefold() in STOPWORDS or name.casefold() in _NOT_NAMES
         if junk and label not in VALUES:
             continue
@@ -367,6 +382,7 @@ def extract(text: str, *, use_spacy: bool = True) -> list[Mention]:
     else:
         found += gazetteer_mentions(text)
     mentions = merge(found + [t for m in fallback if (t := _trimmed(m, found)) is not None])
+    mentions = [m for m in _people(mentions, text) if _whole(m.text)]
     titles = canon.title_spans(text)
     if not titles:
         return mentions
@@ -376,6 +392,74 @@ def extract(text: str, *, use_spacy: bool = True) -> list[Mention]:
         for m in mentions
         if m.source == "pattern" or not any(a <= m.start and m.end <= b for a, b in titles)
     ]
+
+
+def _whole(name: str) -> bool:
+    """A name, not a piece of one or a list of days: not "Objective-" or "-West" (a word the
+    tokenizer cut), not "Tue/Thu/Sat", not a title alone ("Miss")."""
+    if name[:1] == "-" or name[-1:] == "-":
+        return False
+    parts = [p for p in name.split("/") if p]
+    if len(parts) > 1 and all(p.casefold() in _NOT_NAMES for p in parts):
+        return False
+    return name.casefold() not in canon.TITLES
+
+
+_NAMEABLE = ("PERSON", "NAME")
+
+
+def _people(mentions: list[Mention], text: str) -> list[Mention]:
+    """Persons' names whole: a title before a name is part of it ("Dr. Feldman": spaCy leaves
+    "Dr." out), and a capitalised word right next to a person's name is the rest of it ("Aoife
+    Brennan", where spaCy saw only "Brennan" a person and "Aoife" a capitalised word)."""
+    out: list[Mention] = []
+    for mention in mentions:
+        prev = out[-1] if out else None
+        if (
+            prev is not None
+            and text[prev.end : mention.start] == " "
+            and _one_of_two_names(prev, mention)
+        ):
+            out[-1] = Mention(
+                text[prev.start : mention.end], "PERSON", prev.start, mention.end, prev.source
+            )
+            continue
+        out.append(mention)
+    titled: list[Mention] = []
+    for mention in out:
+        before = _TITLE_BEFORE.search(text, 0, mention.start)
+        if before is not None and mention.source not in ("pattern", "ruler"):
+            start = before.start()
+            name = text[start : mention.start] + mention.text  # "Dr. Adaeze Okafor's" -> ...Okafor
+            titled.append(Mention(name, "PERSON", start, mention.end, mention.source))
+        elif canon.untitled(mention.text) is not None and mention.label in _NAMEABLE:
+            titled.append(dataclasses.replace(mention, label="PERSON"))  # "Dr Osei"
+        else:
+            titled.append(mention)
+    return titled
+
+
+def _one_of_two_names(a: Mention, b: Mention) -> bool:
+    """Two mentions side by side that are one person's names: one a person, the other a single
+    capitalised word that is no known name of anything else."""
+    if {a.label, b.label} - set(_NAMEABLE) or "PERSON" not in (a.label, b.label):
+        return False
+    if {a.source, b.source} & {"pattern", "ruler"}:
+        return False
+    return any(
+        _bare_word(one.text) and (" " not in other.text or other.label == "PERSON")
+        for one, other in ((a, b), (b, a))
+    )
+
+
+def _bare_word(name: str) -> bool:
+    key = name.casefold()
+    return (
+        name[:1].isupper()
+        and name.isalpha()
+        and key not in gazetteer.canonical_map()
+        and key not in canon.TITLES
+    )
 
 
 _MODEL = re.compile(r"^(?:[A-Z][\w+-]*|\d+[A-Za-z]*|[A-Z]*\d[\w-]*)$")
@@ -407,9 +491,13 @@ def _extended(mention: Mention, words: Sequence[Token]) -> Mention:
 
 
 def _without_verb(mention: Mention, words: Sequence[Token]) -> Mention:
-    """A fallback run without a leading verb ("Register Sam" -> "Sam")."""
+    """A fallback run without a leading verb ("Register Sam" -> "Sam"); a note to self's verb
+    goes too when spaCy tagged it a name ("Remind Zoe" -> "Zoe")."""
     inside = [t for t in words if mention.start <= t.start < mention.end]
-    while inside and inside[0].tag.startswith("VB"):
+    while inside and (
+        inside[0].tag.startswith("VB")
+        or (len(inside) > 1 and inside[0] is words[0] and inside[0].text.casefold() in _COMMANDS)
+    ):
         inside = inside[1:]
     if not inside:
         return Mention("", mention.label, mention.start, mention.start, mention.source)
@@ -441,7 +529,7 @@ def _trimmed(mention: Mention, others: Sequence[Mention]) -> Mention | None:
         return mention
     offset = start - mention.start
     piece = mention.text[offset : offset + (end - start)]
-    name = _clean(piece)
+    name = clean(piece)
     if len(name) < 2 or name.casefold() in STOPWORDS:
         return None
     at = start + piece.find(name)

@@ -103,6 +103,7 @@ def _duplicates(
         neighbours.setdefault(r.from_id, set()).add(r.to_id)
         neighbours.setdefault(r.to_id, set()).add(r.from_id)
     by_key: dict[str, list[Entity]] = {}
+    shorts: dict[str, list[Entity]] = {}
     firsts: dict[str, list[Entity]] = {}
     for e in entities:
         by_key.setdefault(_canonical(e.name), []).append(e)
@@ -110,7 +111,7 @@ def _duplicates(
         if e.category == "person" and len(words) >= 2:
             firsts.setdefault(normalize_name(words[0]), []).append(e)
         for short in canon.short_forms(e.name):
-            by_key.setdefault(normalize_name(short), []).append(e)
+            shorts.setdefault(normalize_name(short), []).append(e)
     found: list[Finding] = []
     seen: set[frozenset[str]] = set()
 
@@ -127,7 +128,9 @@ def _duplicates(
 
     for group in by_key.values():
         for other in group[1:]:
-            add(group[0], other, "the same name (case, accents, alias or short form)")
+            add(group[0], other, "the same name (case, accents or alias)")
+    for full, alone in _short_pairs(by_key, shorts):
+        add(full, alone, "a short form of its name")
     for e in entities:
         words = e.name.split()
         if len(words) == 1 and e.category in (None, "person"):
@@ -162,6 +165,20 @@ def _duplicates(
             if difflib.SequenceMatcher(None, x, y).ratio() >= TYPO_RATIO and shared:
                 add(a, b, "names a letter or two apart, same category, a shared neighbour")
     return found
+
+
+def _short_pairs(
+    by_key: dict[str, list[Entity]], shorts: dict[str, list[Entity]]
+) -> list[tuple[Entity, Entity]]:
+    """(longer, short) names of one thing: "Hartwell" for "Hartwell Mill", unless the short
+    name's node is another kind of thing ("Harbor", a project, is not "Harbor Dental")."""
+    return [
+        (other, e)
+        for key, longer in shorts.items()
+        for e in by_key.get(key, [])
+        for other in longer
+        if None in (e.category, other.category) or e.category == other.category
+    ]
 
 
 def _junk(entity: Entity) -> bool:

@@ -291,6 +291,10 @@ class PgGraphUpkeep:
         """Entities whose key starts with `prefix`."""
         return _Upkeep(self).entities_by_prefix(prefix, limit)
 
+    def entities_by_suffix(self, suffix: str, limit: int) -> list[Entity]:
+        """Entities whose key ends with `suffix`."""
+        return _Upkeep(self).entities_by_suffix(suffix, limit)
+
     def remove_alias(self, entity_id: str, alias: str) -> bool:
         """Stop `alias` from finding the entity."""
         return _Upkeep(self).remove_alias(entity_id, alias)

@@ -320,6 +320,16 @@ class GraphRows:
         ).fetchall()
         return [entity_from_row(row) for row in rows]
 
+    def entities_by_suffix(self, suffix: str, limit: int) -> list[Entity]:
+        """Entities whose key ends with `suffix` (already normalised): " okafor" finds
+        "Adaeze Okafor". A scan of the tenant's entity keys: read for a titled surname only."""
+        rows = self.conn.execute(
+            f"SELECT {ENTITY_COLUMNS} FROM entities WHERE tenant = ? "
+            "AND substr(norm, length(norm) - ?) = ? ORDER BY norm LIMIT ?",
+            (self.tenant, len(suffix) - 1, suffix, limit),
+        ).fetchall()
+        return [entity_from_row(row) for row in rows]
+
     def remove_alias(self, entity_id: str, alias: str) -> bool:
         """Stop `alias` from finding the entity (undo of a merge or a link)."""
         self._writable()
