@@ -297,3 +297,13 @@ def test_the_particle_of_a_phrasal_verb_is_no_part_of_the_value_left() -> None:
     ]:
         triple = next(t for t in extract_facts(text) if not t.negated)
         assert (triple.previous, triple.value) == (old, new)
+
+
+def test_a_machine_named_as_code_is_the_value_not_its_kind() -> None:
+    for text, value in [
+        ("orchard-sync runs on the juniper-vm-8 box.", "juniper-vm-8"),
+        ("cart-api is hosted on db-07 server", "db-07"),
+        ("svc-a is hosted on the prod server", "prod server"),  # no code name: as written
+    ]:
+        triple = next(t for t in extract_facts(text) if not t.negated)
+        assert (triple.relation, triple.value) == ("runs_on", value)

@@ -422,6 +422,11 @@ def _relation(text: str) -> str | None:
     return relation
 
 
+# A machine named as code names it, then what it is: "the heron-prod-2 box", "db-07 server".
+MACHINE_HEADS = frozenset("box server machine host node vm instance".split())
+CODE_NAME = re.compile(r"^[a-z][\w.]*[-_\d][\w.-]*$")
+
+
 def _clean_value(text: str | None) -> str | None:
     if text is None:
         return None
@@ -430,6 +435,8 @@ def _clean_value(text: str | None) -> str | None:
     words = value.split()
     if len(words) > 1 and words[-1] in PARTICLES:  # "swapped Surfshark out for IVPN"
         value = " ".join(words[:-1])
+    elif len(words) > 1 and words[-1].casefold() in MACHINE_HEADS and CODE_NAME.search(words[-2]):
+        value = " ".join(words[:-1])  # "runs on the juniper-vm-8 box": the box is juniper-vm-8
     value = re.sub(r"^(?:the|a|an)\s+", "", value, flags=re.IGNORECASE)
     value = _strip_tail(value).strip(" \"'`“”‘’")
     if not value or value.casefold() in VALUE_STOP or len(value.split()) > 6:
