@@ -307,3 +307,8 @@ def test_a_machine_named_as_code_is_the_value_not_its_kind() -> None:
     ]:
         triple = next(t for t in extract_facts(text) if not t.negated)
         assert (triple.relation, triple.value) == ("runs_on", value)
+
+
+def test_a_note_that_opens_on_a_verb_is_the_writers_in_each_clause() -> None:
+    triples = extract_facts("Dropped my iPhone in a lake and replaced it with a Pixel 8.")
+    assert [(t.subject, t.value) for t in triples] == [(USER, "Pixel 8")]

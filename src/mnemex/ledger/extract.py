@@ -178,6 +178,8 @@ def _clauses(sentence: str) -> list[str]:
     parts = AND_VERB.split(sentence)
     if len(parts) == 1:
         return parts
+    if OPENING_VERB.match(parts[0]):  # "Dropped my iPhone ... and replaced it": the writer
+        return [parts[0], *(f"I {part}" for part in parts[1:])]
     head = SUBJECT_HEAD.match(parts[0])
     if head is None:
         return parts[:1]
