@@ -416,6 +416,19 @@ def test_profile_shows_only_what_search_bears_out(store: MemoryStore) -> None:
     assert "Pixel 7" not in shown and {"Jamie", "Helix"} <= shown  # a keyed fact needs no check
 
 
+def test_profile_leaves_out_a_value_its_key_cannot_hold(store: MemoryStore) -> None:
+    store.save("I live in Minneapolis.", observed_at=day(1))
+    store.save("My team is Python these days", observed_at=day(2))  # a language, no team
+    store.save("x", subject="user", relation="team", value="Kotlin", observed_at=day(3))
+    assert store.facts("user", "team")[0].object == "Kotlin"
+    store.save("My team is Python these days", observed_at=day(4))
+    assert store.facts("user", "team")[0].object == "Python"  # the ledger keeps what was said
+    assert {(f.relation, f.object) for f in store.profile()} == {("city", "Minneapolis")}
+    # The caller's own key is never second-guessed.
+    store.save("x", subject="Ana", relation="team", value="Python", observed_at=day(5))
+    assert ("Ana", "team", "Python") in {(f.subject, f.relation, f.object) for f in store.profile()}
+
+
 def test_the_one_asking_is_not_the_person_asked_about(store: MemoryStore) -> None:
     store.save("My phone is a Pixel 8.", observed_at=day(0))
     store.save("Tariq's chat app is Signal.", observed_at=day(1))

@@ -6,6 +6,7 @@ from collections.abc import Callable, Sequence
 from datetime import datetime
 from typing import Any
 
+from mnemex.ledger import kinds
 from mnemex.ledger.extract import USER
 from mnemex.ledger.history import (
     LEDGER_STATUSES,
@@ -16,7 +17,7 @@ from mnemex.ledger.history import (
     withdrawals_of,
 )
 from mnemex.ledger.relations import normalize_relation
-from mnemex.models import Fact, FactStatus
+from mnemex.models import Entity, Fact, FactStatus
 from mnemex.store.base import Tx
 
 _UNKNOWN = ""  # the subject id of a subject the store has never seen: matches no fact
@@ -98,8 +99,30 @@ def borne_out(ranked: Sequence[Fact], limit: int, search: Callable[..., Any]) ->
     return shown
 
 
+# Kinds of keys (ledger/kinds.py) and the entity categories a value of theirs cannot have: a
+# city is no event or tool ("Twin Cities Marathon"), a team no technology ("Python").
+_NOT_OF_KIND = {
+    "place": frozenset("event technology product person project".split()),
+    "team": frozenset("event technology product person place".split()),
+    "person": frozenset("event technology product place project organization".split()),
+    "org": frozenset("event technology person".split()),
+}
+
+
 def profile(tx: Tx, limit: int) -> list[Fact]:
-    """The current facts worth knowing at the start of a session, most useful first, capped."""
+    """The current facts worth knowing at the start of a session, most useful first, capped.
+    A fact read from plain text whose value is a kind of thing its key cannot hold is left
+    out: what the graph knows of the value contradicts the reading."""
     user = tx.find_entity(USER)
     current = view(tx.facts_for_key(None, None), None, False)
-    return profile_order(current, "" if user is None else user.id)[:limit]
+    ranked = profile_order(current, "" if user is None else user.id)[: limit * 2]
+    values = tx.get_entities([f.object_id for f in ranked if f.object_id])
+    return [f for f in ranked if _fits(f, values.get(f.object_id or ""))][:limit]
+
+
+def _fits(fact: Fact, value: Entity | None) -> bool:
+    if fact.confidence >= 1.0 or value is None or value.category is None:
+        return True
+    return not any(
+        value.category in _NOT_OF_KIND.get(kind, ()) for kind in kinds.families_of(fact.relation)
+    )
