@@ -99,6 +99,15 @@ def test_a_title_and_a_surname_are_the_one_person_so_named(store: MemoryStore) -
     assert store.entity("Mr. Carvalho").name == "Mr. Carvalho"
 
 
+def test_a_title_before_a_common_surname_names_no_one(mem_store: MemoryStore) -> None:
+    people = [{"name": f"{first} Lee", "category": "person"} for first in "Ann Bo Cy Di".split()]
+    mem_store.upsert_entities([*people, {"name": "Wei Park", "category": "person"}], [])
+    mem_store.save("Dr. Lee moved the appointment to Friday")
+    assert mem_store.entity("Dr. Lee").name == "Dr. Lee"  # four Lees: whom it means is unsaid
+    mem_store.save("Dr. Park moved the appointment to Friday")
+    assert mem_store.entity("Dr. Park").name == "Wei Park"  # the one Park
+
+
 def test_maint_scan_fix_and_undo(mem_store: MemoryStore) -> None:
     mem_store.upsert_entities(
         [{"name": "Amazon Web Services", "category": "technology"}, {"name": "AWS"}],

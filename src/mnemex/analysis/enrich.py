@@ -36,6 +36,7 @@ SUMMARY_CHARS = portrait.SUMMARY_CHARS
 CATEGORY_BY_LABEL = canon.BY_LABEL
 LEARNED_WEIGHT = 2  # the category model's vote: below a naming context's, above NER's label
 FIRST_NAME_CANDIDATES = 3  # "Priya" links to "Priya Nair" only when she is the one Priya
+SURNAME_CANDIDATES = 20  # names read for a titled surname ("Dr. Osei"); more: too common to say
 
 
 class Enrichable(Protocol):
@@ -367,7 +368,9 @@ def canonical_names(
 
 def _surnamed(tx: Tx, surname: str) -> tuple[list[Entity], list[Entity]]:
     """The tenant's live persons with this surname, and its titled nodes ("Dr. Osei")."""
-    found = tx.entities_by_suffix(" " + normalize_name(surname), FIRST_NAME_CANDIDATES * 2)
+    found = tx.entities_by_suffix(" " + normalize_name(surname), SURNAME_CANDIDATES)
+    if len(found) >= SURNAME_CANDIDATES:
+        return [], []  # a surname this common says nothing of whom a title means
     live = [e for e in found if e.expired_at is None and len(e.name.split()) >= 2]
     titled = [e for e in live if canon.untitled(e.name) is not None]
     people = [e for e in live if e.category == "person" and e not in titled]
