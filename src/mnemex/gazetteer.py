@@ -36,14 +36,14 @@ Fargate|Cloud Run|Cloud Functions|Pub/Sub|Cosmos DB
 # Official names that put the maker or foundation first: "Apache Spark" is Spark, "Amazon S3"
 # and "AWS S3" are S3. Each vendor and the known names it may stand before.
 _VENDOR_FORMS = {
-    "Apache": "Kafka Spark Hadoop Airflow Cassandra Hive Iceberg Parquet Flink Beam Superset "
-    "Druid ZooKeeper Solr Lucene Tomcat Maven Pulsar",
-    "Amazon": "S3 EC2 EMR EKS ECS RDS Redshift Kinesis Aurora SQS SNS CloudFront Athena DynamoDB",
-    "AWS": "S3 EC2 EMR EKS ECS RDS Redshift Kinesis Aurora SQS SNS CloudFront Glue Athena "
-    "Fargate Lambda DynamoDB",
-    "Google": "BigQuery Cloud Run Cloud Functions Pub/Sub Dataflow",
-    "GCP": "BigQuery Cloud Run Cloud Functions Pub/Sub Dataflow",
-    "Azure": "Cosmos DB Functions DevOps",
+    "Apache": "Kafka|Spark|Hadoop|Airflow|Cassandra|Hive|Iceberg|Parquet|Flink|Beam|Superset|"
+    "Druid|ZooKeeper|Solr|Lucene|Tomcat|Maven|Pulsar",
+    "Amazon": "S3|EC2|EMR|EKS|ECS|RDS|Redshift|Kinesis|Aurora|SQS|SNS|CloudFront|Athena|DynamoDB",
+    "AWS": "S3|EC2|EMR|EKS|ECS|RDS|Redshift|Kinesis|Aurora|SQS|SNS|CloudFront|Glue|Athena|"
+    "Fargate|Lambda|DynamoDB",
+    "Google": "BigQuery|Cloud Run|Cloud Functions|Pub/Sub|Dataflow",
+    "GCP": "BigQuery|Cloud Run|Cloud Functions|Pub/Sub|Dataflow",
+    "Azure": "Cosmos DB",
 }
 _TECH_CASED = (
     "Go|Rust|Swift|Linear|Helix|Spring|Express|Slack|Zoom|Signal|Teams|Pulsar|R|C|Black|REST|"
@@ -138,9 +138,11 @@ def entries() -> list[tuple[str, str, str, bool]]:
     for alias, canonical in ALIASES.items():
         label = next((row[2] for row in rows if row[1] == canonical), TECH)
         rows.append((alias, canonical, label, False))
+    known = {row[1] for row in rows}
     for vendor, names in _VENDOR_FORMS.items():
-        for name in _split(names.replace(" ", "|").replace("Cloud|", "Cloud ")):
-            rows.append((f"{vendor} {name}", name, TECH, False))
+        for name in _split(names):
+            if name in known:  # the maker's form of a name the gazetteer knows
+                rows.append((f"{vendor} {name}", name, TECH, False))
     return rows
 
 

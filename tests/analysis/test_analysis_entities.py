@@ -111,6 +111,11 @@ def test_a_names_last_word_tells_its_kind(
 
 
 def test_common_words_are_no_vendor_tool_names() -> None:
+    from mnemex import gazetteer
+
+    known = gazetteer.canonical_map()
+    assert known["azure cosmos db"][0] == "Cosmos DB" and known["apache spark"][0] == "Spark"
+    assert "azure functions" not in known  # a maker's form only of a name the table knows
     assert not _named("the glue on the shelf, a beam of light, the hive of bees")
 
 

@@ -366,27 +366,46 @@ def canonical_names(
     return out
 
 
-def _surnamed(tx: Tx, surname: str) -> tuple[list[Entity], list[Entity]]:
-    """The tenant's live persons with this surname, and its titled nodes ("Dr. Osei")."""
+def _surnamed(tx: Tx, surname: str) -> list[Entity] | None:
+    """The tenant's live persons with this surname (not its titled nodes); None when the
+    surname is too common to say whom a title means."""
     found = tx.entities_by_suffix(" " + normalize_name(surname), SURNAME_CANDIDATES)
     if len(found) >= SURNAME_CANDIDATES:
-        return [], []  # a surname this common says nothing of whom a title means
-    live = [e for e in found if e.expired_at is None and len(e.name.split()) >= 2]
-    titled = [e for e in live if canon.untitled(e.name) is not None]
-    people = [e for e in live if e.category == "person" and e not in titled]
-    return people, titled
+        return None
+    return [
+        e
+        for e in found
+        if e.expired_at is None
+        and e.category == "person"
+        and len(e.name.split()) >= 2
+        and canon.untitled(e.name) is None
+    ]
+
+
+def _titled_nodes(tx: Tx, surname: str) -> list[Entity]:
+    """The live nodes named by a title and this surname ("Dr. Osei", "Dr Osei"): one indexed
+    read of every title's spelling, no scan."""
+    ids = tx.entity_ids([f"{title} {surname}" for title in sorted(canon.TITLES)])
+    found = tx.get_entities(list(dict.fromkeys(ids.values())))
+    return [
+        e
+        for e in found.values()
+        if e.expired_at is None and len(e.name.split()) == 2 and canon.untitled(e.name)
+    ]
 
 
 def _same_titled(tx: Tx, name: str) -> Entity | None:
     """The node of the same title and surname written with or without the title's full stop
     ("Dr Osei" is "Dr. Osei")."""
     words = name.split()
-    title = words[0].rstrip(".").casefold()
-    for e in _surnamed(tx, words[-1])[1]:
-        other = e.name.split()
-        if len(other) == len(words) and other[0].rstrip(".").casefold() == title:
-            return e
-    return None
+    title, surname = words[0], words[-1]
+    if len(words) != 2 or _surnamed(tx, surname) is None:
+        return None
+    stem = title.rstrip(".").casefold()
+    return next(
+        (e for e in _titled_nodes(tx, surname) if e.name.split()[0].rstrip(".").casefold() == stem),
+        None,
+    )
 
 
 def _titled_person(tx: Tx, name: str) -> Entity | None:
@@ -395,7 +414,7 @@ def _titled_person(tx: Tx, name: str) -> Entity | None:
     base = canon.untitled(name)
     if base is None or " " in base:
         return None
-    people = {e.id: e for e in _surnamed(tx, base)[0]}
+    people = {e.id: e for e in _surnamed(tx, base) or []}
     people.update({e.id: e for e in _longer(tx, base) if e.category == "person"})
     return next(iter(people.values())) if len(people) == 1 else None
 
@@ -403,8 +422,11 @@ def _titled_person(tx: Tx, name: str) -> Entity | None:
 def _name_the_titled(tx: Tx, name: str) -> None:
     """A person's full name seen for the first time, when the tenant knows them only by title
     and surname ("Dr. Osei"), becomes that node's name; the titled one stays an alias."""
-    people, titled = _surnamed(tx, name.rsplit(maxsplit=1)[-1])
-    if people or len(titled) != 1 or titled[0].category not in (None, "person"):
+    surname = name.rsplit(maxsplit=1)[-1]
+    titled = _titled_nodes(tx, surname)  # indexed: most new names stop here
+    if len(titled) != 1 or titled[0].category not in (None, "person"):
+        return
+    if _surnamed(tx, surname) != []:  # another person of that name, or too many to tell
         return
     tx.update_entity(titled[0].id, {"name": name})
     tx.add_alias(titled[0].id, titled[0].name)

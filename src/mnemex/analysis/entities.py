@@ -86,7 +86,9 @@ _COMMANDS = frozenset(
     "remind schedule send tell text thank update".split()
 )
 # A person's title before a name: "Dr. Feldman" and "Ms Delgado" are one name with it.
-_TITLE_BEFORE = re.compile(r"(?<![\w.])(?:Dr|Mr|Mrs|Ms|Mx|Miss|Prof|Doctor)\.?\s$")
+_TITLE_BEFORE = re.compile(
+    rf"(?<![\w.])(?:{'|'.join(sorted({t.rstrip('.').capitalize() for t in canon.TITLES}))})\.?\s$"
+)
 
 
 @dataclass(slots=True)
