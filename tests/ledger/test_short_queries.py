@@ -78,3 +78,21 @@ def test_a_keyed_fact_answers_a_question_that_names_its_statement_not_its_key(
     assert top.memory.id == commute.id and "ledger" in top.channels
     monkeypatch.setattr(ledger_search, "STATEMENT_FLOOR", 2.0)  # the step off: no answer
     assert "ledger" not in mem_store.search(question, k=3, explain=True)[0].channels
+
+
+def test_an_earlier_statement_of_a_key_names_it_for_its_current_value(
+    mem_store: MemoryStore,
+) -> None:
+    """The latest statement of Noor's word processor names only the app and her spreadsheet's
+    mentions essays (question / statement cosine 0.48 against 0.54); the word processor's first
+    statement says what she does with it, as the question does (0.83): its key answers."""
+    for text, relation, value in (
+        ("Noor drafts all her essays in Scrivener.", "word_processor", "Scrivener"),
+        ("Noor keeps her monthly budget in an Excel sheet.", "spreadsheet_app", "Excel"),
+        ("Noor gave in and moved to Google Docs.", "word_processor", "Google Docs"),
+        ("Noor logs the word count of every essay in Numbers now.", "spreadsheet_app", "Numbers"),
+    ):
+        mem_store.save(text, subject="Noor Haddad", relation=relation, value=value)
+    top = mem_store.search("What does Noor draft her essays in these days?", k=3, explain=True)
+    assert top[0].memory.content == "Noor gave in and moved to Google Docs."
+    assert "ledger" in top[0].channels

@@ -251,18 +251,30 @@ def statements_for(
     return statements
 
 
-def _stated(facts: list[Fact], statements: Statements | None) -> tuple[float, list[Fact]]:
+def _stated(
+    tx: Tx, facts: list[Fact], statements: Statements | None, as_of: datetime | None
+) -> tuple[float, list[Fact]]:
     """When neither a word nor the relation names' embeddings name a relation: the subject's
-    relation whose current statement is clearly nearest to the question ("How does Amara get to
-    work?" and "Amara cycles to the office now" for `commute_mode`)."""
-    held = [f for f in facts if f.relation != "?" and f.memory_id]
-    found = statements([f.memory_id for f in held if f.memory_id]) if statements and held else {}
+    keyed relation one of whose statements, current or earlier, is clearly nearest to the
+    question ("How does Amara get to work?" and "Amara cycles to the office now" for
+    `commute_mode`; "What does Bogdan write his reports in?" and an earlier "Bogdan writes his
+    reports in Pages" for his word processor, whose latest statement names only "Word")."""
+    held = [f for f in facts if f.relation != "?" and f.memory_id and f.confidence >= KEYED]
+    if statements is None or not held:
+        return 0.0, []
+    # Every keyed relation of the subject competes, also those with no fact in this view (a
+    # question about the past sees only the keys that changed).
+    said: dict[str, str] = {}  # memory id -> relation
+    for subject_id in dict.fromkeys(f.subject_id for f in held):
+        for fact in tx.facts_for_key(subject_id, None):
+            known = as_of is None or fact.recorded_at <= as_of
+            if fact.memory_id and fact.confidence >= KEYED and fact.relation != "?" and known:
+                said[fact.memory_id] = fact.relation
     best_of: dict[str, float] = {}
-    for fact in held:
-        cosine = found.get(fact.memory_id or "")
-        if cosine is not None:
-            best_of[fact.relation] = max(best_of.get(fact.relation, -1.0), cosine)
-    return _clear_lead(facts, best_of, STATEMENT_FLOOR, STATEMENT_MARGIN)
+    for memory_id, cosine in statements(list(said)).items():
+        relation = said[memory_id]
+        best_of[relation] = max(best_of.get(relation, -1.0), cosine)
+    return _clear_lead(held, best_of, STATEMENT_FLOOR, STATEMENT_MARGIN)
 
 
 def _clear_lead(
@@ -447,8 +459,8 @@ class LedgerAnswers:
                 return weights, keyed, True
         return (*self._weigh(self._asked, cosines, statements), False)
 
-    @staticmethod
     def _weigh(
+        self,
         asked: Asked, cosines: Cosines | None, statements: Statements | None
     ) -> tuple[dict[str, float], set[str]]:
         weights: dict[str, float] = {}
@@ -468,7 +480,7 @@ class LedgerAnswers:
             if not best:
                 score, best = _embedded(facts, cosines)
             if not best:
-                score, best = _stated([f for f in facts if f.confidence >= KEYED], statements)
+                score, best = _stated(self._tx, facts, statements, self._as_of)
             if not best and hop_best and hops:
                 score, best, hop = hop_score, hop_best, SECOND_HOP
             # Among equally good answers the most recent statement leads.
