@@ -78,6 +78,13 @@ def same_value(a: str, b: str) -> bool:
     return value_key(a) == value_key(b)
 
 
+def names_value(said: str, value: str) -> bool:
+    """Whether a stated name names a stored value: the same value, or its leading words
+    ("Ridgeway" names "Ridgeway Logistics", "iPhone" names "iPhone 13")."""
+    said_key, value_key_ = value_key(said), value_key(value)
+    return bool(said_key) and (said_key == value_key_ or value_key_.startswith(said_key + " "))
+
+
 def preview(text: str, limit: int = PREVIEW_CHARS) -> str:
     """The start of a text on one line, cut at a word where possible."""
     flat = " ".join(text.split())

@@ -114,6 +114,23 @@ def test_retraction_ends_the_value_without_a_successor(store: MemoryStore) -> No
     assert store.get(stated.id).superseded_by == gone.id
 
 
+def test_a_short_form_of_a_value_names_it_in_a_retraction_and_a_replacement(
+    store: MemoryStore,
+) -> None:
+    """ "I'm leaving Ridgeway" ends "Ridgeway Logistics"; "replaced it with" takes the owned
+    thing its first clause names ("my iPhone") as the value replaced, "iPhone 13"."""
+    store.save("I work at Ridgeway Logistics as a data analyst.", observed_at=day(0))
+    store.save("My phone is an iPhone 13.", observed_at=day(1))
+    store.save("Sofia works at Ridgeway Freight.", observed_at=day(2))
+    store.save("I'm leaving Ridgeway; the new job is in the spring.", observed_at=day(5))
+    assert store.facts("user", "employer") == []
+    assert store.facts("Sofia", "employer")[0].object == "Ridgeway Freight"  # not hers
+    store.save("Dropped my iPhone in a lake and replaced it with a Pixel 8.", observed_at=day(9))
+    [phone] = store.facts("user", "phone")
+    assert (phone.object, phone.valid_from) == ("Pixel 8", day(9))
+    assert "Pixel 8" in {f.object for f in store.profile()}
+
+
 def test_search_excludes_superseded_unless_history_or_as_of(store: MemoryStore) -> None:
     old = key(store, "Vim", 0, content="Alice edits code in Vim")
     new = key(store, "Helix", 30, content="Alice edits code in Helix")

@@ -29,6 +29,7 @@ from mnemex.ledger.patterns import (
     HEADING,
     I_AM,
     I_HAVE,
+    IT_OBJECT,
     LABEL,
     LEAD,
     LEADING_PREPOSITIONS,
@@ -38,6 +39,8 @@ from mnemex.ledger.patterns import (
     NOT_NAMES,
     NOT_PREV,
     OPENING_VERB,
+    OWNED,
+    OWNER,
     PARTICLES,
     PATTERNS,
     PROGRESSIVE,
@@ -178,12 +181,22 @@ def _clauses(sentence: str) -> list[str]:
     parts = AND_VERB.split(sentence)
     if len(parts) == 1:
         return parts
+    parts = [parts[0], *(_carried(parts[0], part) for part in parts[1:])]
     if OPENING_VERB.match(parts[0]):  # "Dropped my iPhone ... and replaced it": the writer
         return [parts[0], *(f"I {part}" for part in parts[1:])]
     head = SUBJECT_HEAD.match(parts[0])
     if head is None:
         return parts[:1]
     return [parts[0], *(f"{head.group(0)} {part}" for part in parts[1:])]
+
+
+def _carried(first: str, part: str) -> str:
+    """ "Dropped my iPhone in a lake and replaced it with a Pixel 8": the "it" a later clause
+    takes as its object is the named thing the first clause owns (the last one it names)."""
+    owned = OWNED.findall(first)
+    if not owned or IT_OBJECT.match(part) is None:
+        return part
+    return IT_OBJECT.sub(lambda m: f"{m.group('verb')} {owned[-1]}", part, count=1)
 
 
 def _add_clause(found: Extraction, sentence: str, statement: str) -> str | None:
@@ -361,7 +374,8 @@ def _triple(
         if UNSURE.search(match.group(0)) or _GOING_ON.search(match.group(0)):
             return None  # "Carol might try Emacs", "Ama's team is hiring for Atlas": no value
         verb = "any"
-    prev = previous or (_clean_value(groups["prev"]) if groups.get("prev") else None)
+    said_before = OWNER.sub("", groups["prev"]) if groups.get("prev") else None
+    prev = previous or _clean_value(said_before)  # "replaced my iPhone with": the iPhone
     group = GROUP.match(value)
     if group is not None and (relation is None or implied or relation == "team"):
         # "joined the Payments team", "is on the data squad": the phrase names the key.

@@ -22,7 +22,7 @@ from mnemex.ledger.history import LEDGER_STATUSES, store_order
 from mnemex.ledger.similarity import Similarity
 from mnemex.models import Fact, FactStatus
 from mnemex.store.base import Tx
-from mnemex.text import same_value, value_key
+from mnemex.text import names_value, same_value, value_key
 
 SHARED_KEYS = 50  # the store's most used relations that any subject's statement may join
 HELD_VALUES = 100_000  # a subject's facts holding one value, read for a key guess (all, really)
@@ -118,7 +118,7 @@ def _holding(facts: list[Fact], value: str | None) -> str | None:
         (
             f.relation
             for f in facts
-            if f.status == FactStatus.ACTIVE and same_value(f.object, value)
+            if f.status == FactStatus.ACTIVE and names_value(value, f.object)
         ),
         None,
     )

@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 from mnemex.ledger import kinds
 from mnemex.ledger.history import LEDGER_STATUSES
 from mnemex.models import Fact, FactStatus
-from mnemex.text import same_value
+from mnemex.text import names_value, same_value
 
 UNKNOWN = "?"  # the relation of a kept statement whose key is not known yet (never a name)
 
@@ -114,7 +114,7 @@ def guess(
     }
     past = [f for f in own if f.status in LEDGER_STATUSES and f.relation != UNKNOWN]
     for fact in past:
-        if said.previous is not None and same_value(fact.object, said.previous):
+        if said.previous is not None and names_value(said.previous, fact.object):
             board.add(fact.relation, "cue", CUE if fact.status == FactStatus.ACTIVE else CUE_PAST)
         if same_value(fact.object, said.value):
             board.add(fact.relation, "held before", BACK)

@@ -127,6 +127,12 @@ USE = (
 # "Code::Blocks", "Barry's"), not a phrase ("VK Music and pays for Qobuz").
 NAMED = r"(?-i:[A-Z][^\s,;:]*(?:\s+(?:[^\s,;:]*[A-Z0-9][^\s,;:]*|&|of|de|la|du|von|van))*)"
 
+# A named thing someone owns ("my iPhone"), the owner before a name ("replaced my iPhone with
+# a Pixel": the iPhone), and an "it" that is a clause's object ("and replaced it with").
+OWNED = re.compile(rf"\b((?:my|his|her|their|our)\s+(?-i:[a-z])?{NAMED})")
+OWNER = re.compile(r"^(?:my|his|her|their|our)\s+(?=[^\s]*[A-Z0-9])")
+IT_OBJECT = re.compile(r"^(?P<verb>[a-z]+)\s+it\b")
+
 UNSURE = re.compile(
     r"\b(?:might|may|could|should|would|will|wants?|wanted|plans?|planning|considers?|"
     r"considering|tries|try|trying|tried|hopes?|hoping|wish(?:es)?|thinks?|thinking|maybe|"
@@ -249,7 +255,8 @@ NEGATIONS = [
         rf"^{SUBJ}\s+(?:has\s+|have\s+)?(?:stopped|quit|dropped|abandoned)\s+(?:using\s+)?{VAL}$"
     ),
     re.compile(  # verbs that leave a named thing ("left Google", not "gave up Vim for Zed")
-        rf"^{SUBJ}\s+(?:has\s+|have\s+)?(?:left|cancell?ed|sold|gave\s+up(?:\s+on)?"
+        rf"^{SUBJ}\s+(?:has\s+|have\s+|am\s+|is\s+|are\s+)?(?:left|leaving|quitting"
+        rf"|cancell?ed|sold|gave\s+up(?:\s+on)?"
         rf"|given\s+up(?:\s+on)?|got\s+rid\s+of|moved\s+out\s+of|moved\s+away\s+from)"
         rf"\s+(?:(?:the|my|his|her|their)\s+)?(?P<val>{NAMED})$"
     ),

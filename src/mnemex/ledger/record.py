@@ -23,7 +23,7 @@ from mnemex.ledger.history import (
 )
 from mnemex.models import Fact, FactStatus, new_id
 from mnemex.store.base import Tx
-from mnemex.text import same_value
+from mnemex.text import names_value, same_value
 
 FactAction = Literal["created", "superseded", "history", "unchanged", "pending", "retracted"]
 
@@ -193,10 +193,12 @@ def retract(
     found = tx.find_entity(subject)
     if found is None:
         return Outcome("unchanged", None)
+    named = tx.find_entity(value)
     facts = [
         f
         for f in tx.facts_for_key(found.id, relation)
-        if f.status == FactStatus.ACTIVE and same_value(f.object, value)
+        if f.status == FactStatus.ACTIVE
+        and (names_value(value, f.object) or (named is not None and f.object_id == named.id))
     ]
     for fact in facts:
         ended = max(observed, fact.valid_from)

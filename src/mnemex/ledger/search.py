@@ -460,8 +460,7 @@ class LedgerAnswers:
         return (*self._weigh(self._asked, cosines, statements), False)
 
     def _weigh(
-        self,
-        asked: Asked, cosines: Cosines | None, statements: Statements | None
+        self, asked: Asked, cosines: Cosines | None, statements: Statements | None
     ) -> tuple[dict[str, float], set[str]]:
         weights: dict[str, float] = {}
         keyed: set[str] = set()
