@@ -242,6 +242,22 @@ def test_the_tuned_check_keeps_a_request_the_phrase_rules_miss(mem_store: Memory
     assert mem_store.save(text).memory.kind == "request"
 
 
+def test_a_request_asked_as_a_question_is_a_request_and_a_question_about_memory_is_not(
+    mem_store: MemoryStore,
+) -> None:
+    """A question asking the assistant to keep something is read by the tuned check; one that
+    asks about a memory, or asks nothing of the assistant, is not a request."""
+    text = "Would you be able to hold on to the fact that my gate code is 4521?"
+    assert not phrases.detect(text).save_request
+    assert mem_store.save(text).memory.kind == "request"
+    for asked in (
+        "Remember that time we missed the ferry to Skye?",
+        "Can you remind me what my gate code is?",
+        "Would you recommend Notion or Obsidian?",
+    ):
+        assert mem_store.save(asked).memory.kind != "request", asked
+
+
 def test_spaced_uses_make_a_memory_last_and_promote_it(
     mem_store: MemoryStore, clock: FakeClock
 ) -> None:

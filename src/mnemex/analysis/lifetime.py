@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import functools
 import json
+import re
 from dataclasses import dataclass
 from importlib import resources
 from typing import Any
@@ -36,8 +37,14 @@ UPDATE_CONFIDENCE = 0.6  # as analysis_save_threshold
 CHATTER_WORDS = 6  # chatter is short: a longer message is at worst a plain note
 CHATTER_FLOOR = 0.8  # and surely chatter ("ok thanks" 1.0, "garden notes: prune the roses" 0.61)
 _KIND_OF_INTENT = {"SAVE_PREFERENCE": kinds.PREFERENCE, "SAVE_DECISION": kinds.DECISION}
-# A clause asking something is never a request to keep it.
+# A question is no request to keep something ("Remember that time we got lost in Venice?")
+# unless it asks the assistant to do something ("Can you note that ...?", "Would you mind
+# recording ...?", "Is it possible for you to remember ...?").
 _ASKS = ("?",)
+_ASKS_YOU = re.compile(
+    r"\b(?:can|could|would|will)\s+you\b|\bpossible\s+for\s+you\b|\bany\s+chance\b",
+    re.IGNORECASE,
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -100,7 +107,7 @@ def learned_request(text: str, found: phrases.Phrases, vector: Matrix | None = N
     never for a message the rules read as a recall request or a negation, nor a question."""
     if found.save_request or found.recall_request or found.negated:
         return False
-    if text.rstrip().endswith(_ASKS):
+    if text.rstrip().endswith(_ASKS) and _ASKS_YOU.search(text) is None:
         return False
     tuned = request_reader() if vector is not None else None
     if tuned is not None:
