@@ -79,10 +79,17 @@ def same_value(a: str, b: str) -> bool:
 
 
 def names_value(said: str, value: str) -> bool:
-    """Whether a stated name names a stored value: the same value, or its leading words
-    ("Ridgeway" names "Ridgeway Logistics", "iPhone" names "iPhone 13")."""
-    said_key, value_key_ = value_key(said), value_key(value)
-    return bool(said_key) and (said_key == value_key_ or value_key_.startswith(said_key + " "))
+    """Whether a stated name names a stored value: the same value, or its first or last words
+    ("iPhone" for "iPhone 13", "Civic" for "Honda Civic", "Ridgeway" for "Ridgeway Logistics")."""
+    if same_value(said, value):
+        return True
+    words, whole = value_key(said).split(), value_key(value).split()
+    return (
+        bool(words)
+        and len(" ".join(words)) >= 3
+        and len(words) < len(whole)
+        and (whole[: len(words)] == words or whole[-len(words) :] == words)
+    )
 
 
 def preview(text: str, limit: int = PREVIEW_CHARS) -> str:

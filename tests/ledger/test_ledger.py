@@ -131,6 +131,18 @@ def test_a_short_form_of_a_value_names_it_in_a_retraction_and_a_replacement(
     assert "Pixel 8" in {f.object for f in store.profile()}
 
 
+def test_a_key_only_others_hold_gives_way_to_the_key_of_the_value_left(store: MemoryStore) -> None:
+    """Nadia's bakery is Bread Ahead; "bread shop" is someone else's key. A change that names the
+    other key and leaves Bread Ahead changes Nadia's bakery, not a second key beside it."""
+    store.save("Tomas gets his bread at Dusty Knuckle.", subject="Tomas", relation="bread_shop",
+               value="Dusty Knuckle", observed_at=day(0))  # fmt: skip
+    store.save("Nadia's bakery is Bread Ahead.", observed_at=day(1))
+    assert store.facts("Nadia", "bakery")[0].object == "Bread Ahead"
+    store.save("so Nadia changed her bread shop, it's Jolene now instead of Bread Ahead",
+               observed_at=day(4))  # fmt: skip
+    assert {(f.relation, f.object) for f in store.facts("Nadia")} == {("bakery", "Jolene")}
+
+
 def test_search_excludes_superseded_unless_history_or_as_of(store: MemoryStore) -> None:
     old = key(store, "Vim", 0, content="Alice edits code in Vim")
     new = key(store, "Helix", 30, content="Alice edits code in Helix")

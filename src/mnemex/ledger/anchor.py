@@ -25,7 +25,7 @@ from mnemex.ledger.patterns import OPENING_VERB
 from mnemex.ledger.vocabulary import names_relation, query_words
 from mnemex.models import Fact, FactStatus
 from mnemex.store.base import Tx
-from mnemex.text import TITLES, same_value, value_key
+from mnemex.text import TITLES, names_value, value_key
 
 # A name: capitalised words ("VS Code", "Arch Linux", "Argo CD"), a brand's inner capital
 # ("iPhone 15", "macOS") or an identifier ("host-3").
@@ -175,6 +175,12 @@ def read(tx: Tx, clause: str, statement: str, *, spoken: bool = False) -> Triple
         return None
     known = {span.start: value_relations(tx, span) for span in values}
     left = None if spoken else _left_value(clause, values, _held(tx, subject_id, values))
+    if left is not None and mentioned:
+        # A key the clause names that the subject does not hold gives way to the key of the
+        # value it leaves ("Yusuf swapped their supermarket, it's Ocado now instead of Aldi":
+        # others have a `supermarket`, Yusuf's Aldi is his `grocery`).
+        own = {f.relation for f in tx.facts_for_key(subject_id, None, (FactStatus.ACTIVE,))}
+        mentioned = [r for r in mentioned if r in own]
     relation = (
         left[1] if left is not None and not mentioned else _relation(mentioned, known, values)
     )
@@ -240,23 +246,9 @@ def _held(tx: Tx, subject_id: str, values: list[Span]) -> list[Fact]:
         found.update(
             (f.id, f)
             for f in tx.facts_for_key(subject_id, None, (FactStatus.ACTIVE,))
-            if any(_short_for(span.text, f.object) for span in values)
+            if any(names_value(span.text, f.object) for span in values)
         )
     return sorted(found.values(), key=store_order)
-
-
-def _short_for(said: str, held: str) -> bool:
-    """Whether a name is a held value or its first or last words ("iPhone" for "iPhone 13",
-    "Civic" for "Honda Civic")."""
-    if same_value(said, held):
-        return True
-    words, whole = value_key(said).split(), value_key(held).split()
-    return (
-        bool(words)
-        and len(" ".join(words)) >= 3
-        and len(words) < len(whole)
-        and (whole[: len(words)] == words or whole[-len(words) :] == words)
-    )
 
 
 def _left_value(clause: str, values: list[Span], own: list[Fact]) -> tuple[Span, str] | None:
@@ -271,7 +263,7 @@ def _left_value(clause: str, values: list[Span], own: list[Fact]) -> tuple[Span,
         if not changed and _OLD_CUE.search(clause[: span.start]) is None:
             continue
         for fact in own:
-            if fact.status == FactStatus.ACTIVE and _short_for(span.text, fact.object):
+            if fact.status == FactStatus.ACTIVE and names_value(span.text, fact.object):
                 return span, fact.relation
     return None
 
@@ -297,6 +289,6 @@ def _capitalised(span: Span) -> bool:
 
 def _is_old(clause: str, span: Span, holding: list[str]) -> bool:
     """Whether a value is the one being left: held now, or right after "from", "over", ..."""
-    if any(_short_for(span.text, value) for value in holding):
+    if any(names_value(span.text, value) for value in holding):
         return True
     return _OLD_CUE.search(clause[: span.start]) is not None

@@ -79,6 +79,18 @@ def choose_named(
     # subject's own always comes first (it is the value a new statement may supersede).
     shared = [r for r in tx.fact_relations(SHARED_KEYS) if r not in own]
     own_scores = similarity.relations(relation, own) if own else []
+    holder = None
+    if subject_id is not None and triple.previous is not None:
+        holder = _holding(tx.facts_for_key(subject_id, None, (FactStatus.ACTIVE,)), triple.previous)
+    if holder is not None:
+        # "Alice's city changed from Toronto to Lisbon" and her home_city holds Toronto: the
+        # replaced value names the key, whatever the relation is called, also when other
+        # subjects hold the name as said ("Nadia changed her bread shop, it's Jolene now instead
+        # of Gail's" and her Gail's is her `bakery`), as the anchored reading decides.
+        fit = own_scores[own.index(holder)]
+        return KeyChoice(
+            holder, "auto", max(fit, settings.relation_review_threshold), original=relation
+        )
     if own and max(own_scores) >= settings.relation_review_threshold:
         candidates, scores = own, own_scores
     elif relation in shared:
@@ -91,15 +103,6 @@ def choose_named(
         return KeyChoice(relation, "new", 1.0)
     best = max(range(len(candidates)), key=lambda i: scores[i])
     score = scores[best]
-    holder = None
-    if subject_id is not None and triple.previous is not None:
-        holder = _holding(tx.facts_for_key(subject_id, None, (FactStatus.ACTIVE,)), triple.previous)
-    if holder is not None:
-        # "Alice's city changed from Toronto to Lisbon" and her home_city holds Toronto: the
-        # replaced value names the key, the relation name only has to be plausible.
-        fit = own_scores[own.index(holder)]
-        if fit >= settings.relation_review_threshold:
-            return KeyChoice(holder, "auto", fit, original=relation)
     if score >= settings.relation_auto_threshold:
         return KeyChoice(candidates[best], "auto", score, original=relation)
     if score >= settings.relation_review_threshold and candidates[best] in own:
