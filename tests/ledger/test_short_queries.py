@@ -96,3 +96,25 @@ def test_an_earlier_statement_of_a_key_names_it_for_its_current_value(
     top = mem_store.search("What does Noor draft her essays in these days?", k=3, explain=True)
     assert top[0].memory.content == "Noor gave in and moved to Google Docs."
     assert "ledger" in top[0].channels
+
+
+def test_without_a_lead_in_meaning_the_key_sharing_the_questions_words_answers(
+    mem_store: MemoryStore, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """When no key's statements lead in meaning (the margin is raised out of reach here), the key
+    whose statements share the most words with the question answers; with no shared words, none
+    does."""
+    for text, relation, value in (
+        ("Imani writes her grant reports in LibreOffice Writer.", "word_processor", "Writer"),
+        ("Imani does the grant maths in LibreOffice Calc.", "spreadsheet_app", "Calc"),
+        ("Imani caved and moved to Microsoft Word.", "word_processor", "Microsoft Word"),
+        ("The grant maths moved to Excel for Imani.", "spreadsheet_app", "Excel"),
+    ):
+        mem_store.save(text, subject="Imani Okafor", relation=relation, value=value)
+    monkeypatch.setattr(ledger_search, "STATEMENT_MARGIN", 1.0)
+    question = "What does Imani write her grant reports in these days?"
+    top = mem_store.search(question, k=3, explain=True)[0]
+    assert top.memory.content == "Imani caved and moved to Microsoft Word."
+    assert "ledger" in top.channels
+    monkeypatch.setattr(ledger_search, "_content_words", lambda text: set())
+    assert all("ledger" not in hit.channels for hit in mem_store.search(question, explain=True))

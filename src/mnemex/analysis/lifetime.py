@@ -104,7 +104,8 @@ def request_probability(text: str, vector: Matrix | None = None) -> float:
 
 def learned_request(text: str, found: phrases.Phrases, vector: Matrix | None = None) -> bool:
     """An explicit request the phrase rules missed: the learned check at its shipped threshold,
-    never for a message the rules read as a recall request or a negation, nor a question."""
+    never for a message the rules read as a recall request or a negation, nor a question that
+    asks nothing of the assistant."""
     if found.save_request or found.recall_request or found.negated:
         return False
     if text.rstrip().endswith(_ASKS) and _ASKS_YOU.search(text) is None:

@@ -86,7 +86,7 @@ def choose_named(
         # "Alice's city changed from Toronto to Lisbon" and her home_city holds Toronto: the
         # replaced value names the key, whatever the relation is called, also when other
         # subjects hold the name as said ("Nadia changed her bread shop, it's Jolene now instead
-        # of Gail's" and her Gail's is her `bakery`), as the anchored reading decides.
+        # of Bread Ahead", and her Bread Ahead is her `bakery`), as the anchored reading decides.
         fit = own_scores[own.index(holder)]
         return KeyChoice(
             holder, "auto", max(fit, settings.relation_review_threshold), original=relation

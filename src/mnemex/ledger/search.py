@@ -27,6 +27,7 @@ from mnemex.ledger.history import (
     valid_at,
     withdrawals_of,
 )
+from mnemex.ledger.resolve import CALENDAR
 from mnemex.ledger.similarity import EmbeddingSimilarity, for_embedder
 from mnemex.ledger.vocabulary import (
     CUE_MATCH,
@@ -252,7 +253,11 @@ def statements_for(
 
 
 def _stated(
-    tx: Tx, facts: list[Fact], statements: Statements | None, as_of: datetime | None
+    tx: Tx,
+    facts: list[Fact],
+    statements: Statements | None,
+    as_of: datetime | None,
+    question: str | None = None,
 ) -> tuple[float, list[Fact]]:
     """When neither a word nor the relation names' embeddings name a relation: the subject's
     keyed relation one of whose statements, current or earlier, is clearly nearest to the
@@ -274,7 +279,31 @@ def _stated(
     for memory_id, cosine in statements(list(said)).items():
         relation = said[memory_id]
         best_of[relation] = max(best_of.get(relation, -1.0), cosine)
-    return _clear_lead(held, best_of, STATEMENT_FLOOR, STATEMENT_MARGIN)
+    lead = _clear_lead(held, best_of, STATEMENT_FLOOR, STATEMENT_MARGIN)
+    if lead[1] or question is None:
+        return lead
+    # No clear lead in meaning: the key whose statements share the most words with the question
+    # ("write his reports" and "Bogdan writes his reports in Pages"), when it shares more than
+    # any other key's and is near enough in meaning.
+    subject = {w for f in held for w in query_words(f.subject)}
+    asked = _content_words(question) - subject
+    shared: dict[str, int] = {}
+    for fact in tx.facts_for_key(held[0].subject_id, None):
+        if fact.memory_id in said:
+            words = _content_words(fact.statement) - subject
+            shared[fact.relation] = max(shared.get(fact.relation, 0), len(words & asked))
+    ranked = sorted(((n, r) for r, n in shared.items()), reverse=True)
+    if not ranked or ranked[0][0] == 0 or (len(ranked) > 1 and ranked[1][0] >= ranked[0][0]):
+        return lead
+    if best_of.get(ranked[0][1], -1.0) < STATEMENT_FLOOR:
+        return lead
+    return MIN_MATCH, [f for f in held if f.relation == ranked[0][1]]
+
+
+def _content_words(text: str) -> set[str]:
+    """Stems of a text's words that are neither stopwords nor the calendar's ("since April")."""
+    kept = [t for t in TOKEN.findall(text) if t.casefold() not in STOPWORDS | CALENDAR]
+    return query_words(" ".join(kept))
 
 
 def _clear_lead(
@@ -431,6 +460,7 @@ class LedgerAnswers:
     ) -> None:
         self._tx = tx
         self._as_of = as_of
+        self._text = text
         self._asked = _asked(tx, text, as_of, before=before) if answer else []
         # A period the question names ("in May"): the keyed values that held at `dated` answer
         # when the question names one of their keys (what was read off plain text is left to
@@ -479,7 +509,7 @@ class LedgerAnswers:
             if not best:
                 score, best = _embedded(facts, cosines)
             if not best:
-                score, best = _stated(self._tx, facts, statements, self._as_of)
+                score, best = _stated(self._tx, facts, statements, self._as_of, self._text)
             if not best and hop_best and hops:
                 score, best, hop = hop_score, hop_best, SECOND_HOP
             # Among equally good answers the most recent statement leads.
