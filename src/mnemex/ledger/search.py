@@ -269,15 +269,15 @@ def _stated(
         return 0.0, []
     # Every keyed relation of the subject competes, also those with no fact in this view (a
     # question about the past sees only the keys that changed).
-    said: dict[str, str] = {}  # memory id -> relation
+    said: dict[str, Fact] = {}  # memory id -> the keyed fact it states
     for subject_id in dict.fromkeys(f.subject_id for f in held):
         for fact in tx.facts_for_key(subject_id, None):
             known = as_of is None or fact.recorded_at <= as_of
             if fact.memory_id and fact.confidence >= KEYED and fact.relation != "?" and known:
-                said[fact.memory_id] = fact.relation
+                said[fact.memory_id] = fact
     best_of: dict[str, float] = {}
     for memory_id, cosine in statements(list(said)).items():
-        relation = said[memory_id]
+        relation = said[memory_id].relation
         best_of[relation] = max(best_of.get(relation, -1.0), cosine)
     lead = _clear_lead(held, best_of, STATEMENT_FLOOR, STATEMENT_MARGIN)
     if lead[1] or question is None:
@@ -288,10 +288,9 @@ def _stated(
     subject = {w for f in held for w in query_words(f.subject)}
     asked = _content_words(question) - subject
     shared: dict[str, int] = {}
-    for fact in tx.facts_for_key(held[0].subject_id, None):
-        if fact.memory_id in said:
-            words = _content_words(fact.statement) - subject
-            shared[fact.relation] = max(shared.get(fact.relation, 0), len(words & asked))
+    for fact in said.values():
+        words = _content_words(fact.statement) - subject
+        shared[fact.relation] = max(shared.get(fact.relation, 0), len(words & asked))
     ranked = sorted(((n, r) for r, n in shared.items()), reverse=True)
     if not ranked or ranked[0][0] == 0 or (len(ranked) > 1 and ranked[1][0] >= ranked[0][0]):
         return lead
@@ -300,9 +299,12 @@ def _stated(
     return MIN_MATCH, [f for f in held if f.relation == ranked[0][1]]
 
 
+_NOT_CONTENT = STOPWORDS | CALENDAR
+
+
 def _content_words(text: str) -> set[str]:
     """Stems of a text's words that are neither stopwords nor the calendar's ("since April")."""
-    kept = [t for t in TOKEN.findall(text) if t.casefold() not in STOPWORDS | CALENDAR]
+    kept = [t for t in TOKEN.findall(text) if t.casefold() not in _NOT_CONTENT]
     return query_words(" ".join(kept))
 
 
