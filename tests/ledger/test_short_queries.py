@@ -80,19 +80,26 @@ def test_a_keyed_fact_answers_a_question_that_names_its_statement_not_its_key(
     assert "ledger" not in mem_store.search(question, k=3, explain=True)[0].channels
 
 
+def _save_keyed(store: MemoryStore, subject: str, *said: tuple[str, str, str]) -> None:
+    """Save each (text, relation, value) keyed to `subject`, in order."""
+    for text, relation, value in said:
+        store.save(text, subject=subject, relation=relation, value=value)
+
+
 def test_an_earlier_statement_of_a_key_names_it_for_its_current_value(
     mem_store: MemoryStore,
 ) -> None:
     """The latest statement of Noor's word processor names only the app and her spreadsheet's
     mentions essays (question / statement cosine 0.48 against 0.54); the word processor's first
     statement says what she does with it, as the question does (0.83): its key answers."""
-    for text, relation, value in (
+    _save_keyed(
+        mem_store,
+        "Noor Haddad",
         ("Noor drafts all her essays in Scrivener.", "word_processor", "Scrivener"),
         ("Noor keeps her monthly budget in an Excel sheet.", "spreadsheet_app", "Excel"),
         ("Noor gave in and moved to Google Docs.", "word_processor", "Google Docs"),
         ("Noor logs the word count of every essay in Numbers now.", "spreadsheet_app", "Numbers"),
-    ):
-        mem_store.save(text, subject="Noor Haddad", relation=relation, value=value)
+    )
     top = mem_store.search("What does Noor draft her essays in these days?", k=3, explain=True)
     assert top[0].memory.content == "Noor gave in and moved to Google Docs."
     assert "ledger" in top[0].channels
@@ -104,13 +111,14 @@ def test_without_a_lead_in_meaning_the_key_sharing_the_questions_words_answers(
     """When no key's statements lead in meaning (the margin is raised out of reach here), the key
     whose statements share the most words with the question answers; with no shared words, none
     does."""
-    for text, relation, value in (
+    _save_keyed(
+        mem_store,
+        "Imani Okafor",
         ("Imani writes her grant reports in LibreOffice Writer.", "word_processor", "Writer"),
         ("Imani does the grant maths in LibreOffice Calc.", "spreadsheet_app", "Calc"),
         ("Imani caved and moved to Microsoft Word.", "word_processor", "Microsoft Word"),
         ("The grant maths moved to Excel for Imani.", "spreadsheet_app", "Excel"),
-    ):
-        mem_store.save(text, subject="Imani Okafor", relation=relation, value=value)
+    )
     monkeypatch.setattr(ledger_search, "STATEMENT_MARGIN", 1.0)
     question = "What does Imani write her grant reports in these days?"
     top = mem_store.search(question, k=3, explain=True)[0]

@@ -257,7 +257,7 @@ def _stated(
     facts: list[Fact],
     statements: Statements | None,
     as_of: datetime | None,
-    question: str | None = None,
+    question: str,
 ) -> tuple[float, list[Fact]]:
     """When neither a word nor the relation names' embeddings name a relation: the subject's
     keyed relation one of whose statements, current or earlier, is clearly nearest to the
@@ -280,7 +280,7 @@ def _stated(
         relation = said[memory_id].relation
         best_of[relation] = max(best_of.get(relation, -1.0), cosine)
     lead = _clear_lead(held, best_of, STATEMENT_FLOOR, STATEMENT_MARGIN)
-    if lead[1] or question is None:
+    if lead[1]:
         return lead
     # No clear lead in meaning: the key whose statements share the most words with the question
     # ("write his reports" and "Bogdan writes his reports in Pages"), when it shares more than
