@@ -37,9 +37,10 @@ CAP = 0.99
 
 def rows() -> list[dict[str, Any]]:
     """Every training message with its label (1: a request) and its own fold group."""
-    positives = lines("requests.txt") + lines("requests_more.txt")
+    positives = [t for more in ("", "_more", "_extra") for t in lines("requests.txt", more)]
     plain = lines("lasting.txt") + lines("one_off.txt") + lines("chatter.txt")
-    negatives = lines("not_requests.txt") + lines("not_requests_more.txt") + plain
+    look_alikes = [t for more in ("", "_more", "_extra") for t in lines("not_requests.txt", more)]
+    negatives = look_alikes + plain
     return [
         {"text": text, "label": label, "group": f"{label}:{n}"}
         for label, texts in ((1, positives), (0, negatives))
