@@ -49,6 +49,14 @@ _TECH_CASED = (
     "Go|Rust|Swift|Linear|Helix|Spring|Express|Slack|Zoom|Signal|Teams|Pulsar|R|C|Black|REST|"
     "Hive|Iceberg|Beam|Superset|Druid|Redshift|Kinesis|Aurora|Glue|Athena|Dataflow"
 )
+# Names whose lowercase form is an everyday word ("a bun", "celery sticks", "our cargo", "the
+# outlook", "stripe", "poetry"): only the capitalised form is the name.
+_EVERYDAY = frozenset(
+    "Bun Cargo Celery Jest Flask Helm Sketch Unity Notion Poetry Yarn Loom Confluence Windows "
+    "Bootstrap Canonical Oracle Stripe Discord Outlook Intercom Obsidian Parquet Cypress Dart "
+    "Fedora Angular Ruby Selenium Sentry Postman Maven Rails Bash Elixir Telegram Excel Tableau "
+    "Playwright".split()
+)
 _ORG = """
 Google|Microsoft|Apple|Amazon|Meta|Facebook|OpenAI|Anthropic|Stripe|Netflix|Spotify|Uber|
 Airbnb|IBM|Intel|AMD|Nvidia|Oracle|Salesforce|Adobe|Shopify|Atlassian|Mozilla|Red Hat|
@@ -124,13 +132,14 @@ def entries() -> list[tuple[str, str, str, bool]]:
     """(surface form, canonical name, label, case-sensitive) for every gazetteer name."""
     rows: list[tuple[str, str, str, bool]] = []
     for name in _split(_TECH):
-        rows.append((name, name, TECH, False))
+        rows.append((name, name, TECH, name in _EVERYDAY))
     for name in _split(_TECH_CASED):
         rows.append((name, name, TECH, True))
     for name in _split(_ORG):
-        rows.append((name, name, ORG, name in {"Wise", "Meta", "Apple", "Amazon"}))
+        rows.append((name, name, ORG, name in {"Wise", "Meta", "Apple", "Amazon"} | _EVERYDAY))
     for name in _split(_PRODUCT):
-        rows.append((name, name, PRODUCT, name in {"Claude", "Gemini", "Chrome", "Safari"}))
+        cased = name in {"Claude", "Gemini", "Chrome", "Safari"} | _EVERYDAY
+        rows.append((name, name, PRODUCT, cased))
     for name in _split(_CONCEPT):
         rows.append((name, name, CONCEPT, False))
     for name in _split(_CONCEPT_CASED):

@@ -307,7 +307,11 @@ def write_draft(
     if "entities" not in draft.given:
         said = draft.entities
         draft.entities = enrich.canonical_names(
-            tx, said, draft.enrichment.get("entity_categories", {}), now_us
+            tx,
+            said,
+            draft.enrichment.get("entity_categories", {}),
+            now_us,
+            draft.enrichment.get("entity_kin"),
         )
         renamed = {a: b for a, b in zip(said, draft.entities, strict=True) if a != b}
         if renamed:

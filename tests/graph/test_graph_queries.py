@@ -81,6 +81,47 @@ def test_one_node_per_person_and_no_junk(settings: Settings, clock: Any) -> None
             assert len(memory.tags) <= 5
 
 
+@pytest.mark.parametrize("first_said", ["kin", "client"])
+def test_a_first_name_the_user_calls_family_is_not_a_stranger_of_that_name(
+    settings: Settings, clock: Any, first_said: str
+) -> None:
+    kin = "My nephew Amir turns seven on Saturday, need a Lego set"
+    client = "New client Amir Khalil lodged a fresh claim last week"
+    with mnemex.open(":memory:", settings=settings, clock=clock) as store:
+        for text in (kin, client) if first_said == "kin" else (client, kin):
+            store.save(text)
+        assert [m.content for m in store.memories(entity="Amir Khalil")] == [client]
+        assert store.entity("Amir") is not None
+        found = store.maint_scan().findings
+        assert not [f for f in found if f.kind == "duplicate"]  # no merge proposed either
+        # Called by what the user calls him, or by name alone, the nephew is the nephew.
+        store.save("my nephew Amir loved the Lego")
+        assert len(store.memories(entity="Amir")) == 2
+
+
+def test_the_user_s_family_keeps_its_first_name_link(settings: Settings, clock: Any) -> None:
+    with mnemex.open(":memory:", settings=settings, clock=clock) as store:
+        store.save("My wife Elif Demir is a pediatric nurse")
+        store.save("my wife Elif starts nights on Monday")
+        store.save("Elif wants the car on Friday")
+        assert len(store.memories(entity="Elif Demir")) == 3
+
+
+def test_a_lowercase_word_is_not_the_name_it_spells(settings: Settings, clock: Any) -> None:
+    """"the delta between" is no airline; "a bun" is no JavaScript runtime; a lowercase name
+    used as a modifier ("the falcon launch") still links."""
+    with mnemex.open(":memory:", settings=settings, clock=clock) as store:
+        delta = store.save("Delta lost the car seat on the way back, claim filed")
+        diff = store.save("the delta between staging and prod configs is huge, diff them")
+        assert "Delta" in delta.memory.entities and "Delta" not in diff.memory.entities
+        assert "Bun" in store.save("Bun vs Deno for the CLI: we benchmarked both").memory.entities
+        lunch = store.save("Bring a bun and apple slices in the lunchbox")
+        assert "Bun" not in lunch.memory.entities
+        store.save("Heron is the code name of the new mobile app")
+        assert "Heron" in store.save("the heron launch slipped a week").memory.entities
+        assert "Heron" not in store.save("a heron at the pond every morning").memory.entities
+
+
 def test_a_title_and_a_surname_are_the_one_person_so_named(store: MemoryStore) -> None:
     store.save("Dr. Osei wants to add a second drug")  # no full name known: as said
     assert store.entity("Dr. Osei").category == "person"

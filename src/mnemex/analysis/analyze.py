@@ -205,7 +205,8 @@ class Analyzer:
     def _entities(self, text: str, view: StoreView | None) -> list[entities.Mention]:
         mentions = entities.extract(text, use_spacy=self.settings.analysis_spacy)
         if view is not None:
-            mentions = entities.link(text, mentions, view.entities)
+            words = entities.tokens(text, use_spacy=self.settings.analysis_spacy)
+            mentions = entities.link(text, mentions, view.entities, words)
         return mentions
 
     def _references(

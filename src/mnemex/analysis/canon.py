@@ -97,7 +97,7 @@ _PERSON_AFTER = re.compile(
 _VERB_AFTER = re.compile(r"^\s+(?:has\s+|have\s+|just\s+)?[a-z]+ed\b")
 _PLACE_BEFORE = re.compile(r"\b(?:in|to|from|near|visiting|visit|around)\s+$", re.IGNORECASE)
 # spaCy's fine tags of words that are not names standing alone.
-_WORD_TAGS = frozenset(
+WORD_TAGS = frozenset(
     {"NN", "NNS", "JJ", "JJR", "JJS", "VB", "VBD", "VBG", "VBN", "VBP", "VBZ", "RB", "UH", "CD"}
 )
 GENERIC = frozenset(
@@ -142,7 +142,7 @@ def junk_word(tag: str | None, word: str, source: str) -> bool:
         return False
     if word.casefold() in GENERIC:
         return True
-    return tag in _WORD_TAGS
+    return tag in WORD_TAGS
 
 
 # Job titles are what someone is, not a thing: "Director of Engineering", "Staff Engineer",
@@ -191,6 +191,39 @@ def title_spans(text: str) -> list[tuple[int, int]]:
 
 # Words before a name that say what it is: "Project Kestrel" is also called "Kestrel".
 NAME_HEADS = frozenset("project operation team program programme lake mount mt".split())
+# What a person is to the user ("my nephew Amir", "Claire, my old flatmate"): a lone first name
+# so introduced is that person, not another of the tenant's people who shares the first name.
+KIN = frozenset(
+    """
+    husband wife partner boyfriend girlfriend fiance fiancé fiancee fiancée son daughter kid
+    child baby brother sister sibling mum mom mother dad father stepson stepdaughter stepmum
+    stepmom stepdad grandson granddaughter grandma grandmother granny nan nana grandad granddad
+    grandpa grandfather nephew niece cousin aunt auntie uncle flatmate roommate housemate friend
+    bestie
+    """.split()
+)
+_KIN_WORDS = "|".join(sorted(KIN, key=len, reverse=True))
+_KIN_BEFORE = re.compile(
+    rf"\b(?:my|our)\s+(?:[\w-]+\s+){{0,2}}?({_KIN_WORDS})\s*,?\s*$", re.IGNORECASE
+)
+_KIN_AFTER = re.compile(
+    rf"^\s*(?:,|\()\s*(?:my|our)\s+(?:[\w-]+\s+){{0,2}}?({_KIN_WORDS})\b", re.IGNORECASE
+)
+
+
+def kin_word(text: str, start: int, end: int) -> str | None:
+    """What the message calls the person named at [start, end) to the user, if anything:
+    "nephew" in "My nephew Amir turns seven" and in "Amir, my nephew, turns seven"."""
+    match = _KIN_BEFORE.search(text[:start]) or _KIN_AFTER.match(text[end:])
+    return match.group(1).casefold() if match else None
+
+
+def other_kin(said: str | None, known: str | None) -> bool:
+    """Whether a person the message calls `said` (to the user) is not the known person called
+    `known`: "my nephew Amir" is not the Amir Khalil nobody called a nephew."""
+    return said is not None and said != known
+
+
 TITLES = frozenset("dr dr. mr mr. mrs mrs. ms ms. mx mx. miss prof prof. doctor".split())
 # Words after a name that make it a company's: "Halcyon Labs" is also "Halcyon".
 ORG_TAILS = frozenset(

@@ -9,7 +9,7 @@ duplicate. Neither ever fails a save: errors are logged and recorded in the draf
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from contextlib import AbstractContextManager
 from datetime import datetime
 from typing import Any, Protocol
@@ -211,6 +211,9 @@ def _entities(
             categories[name], weights[name] = vote_
     filled["entity_categories"] = categories
     filled["category_weights"] = weights
+    kin = {m.text: word for m in named if (word := canon.kin_word(draft.content, m.start, m.end))}
+    if kin:
+        filled["entity_kin"] = kin
     surfaces: dict[str, list[str]] = {}
     for m in named:
         said = draft.content[m.start : m.end].strip()
@@ -278,6 +281,11 @@ def apply(
             node = canonical.get(name, name)  # "Dr. Amara Osei" votes for Amara Osei
             entity_id = tx.upsert_entity(node, now=now_us)[0]
             vote(tx, entity_id, category, weights.get(name, 1))
+        for name, word in enrichment.get("entity_kin", {}).items():
+            entity_id = tx.upsert_entity(canonical.get(name, name), now=now_us)[0]
+            entity = tx.get_entities([entity_id]).get(entity_id)
+            if entity is not None and not entity.details.get("kin"):
+                tx.update_entity(entity_id, {"details": {**entity.details, "kin": word}})
         for said in enrichment.get("relations", []):
             found = {
                 **said,
@@ -314,7 +322,11 @@ def vote(tx: Tx, entity_id: str, category: str, weight: int = 1) -> None:
 
 
 def canonical_names(
-    tx: Tx, names: Sequence[str], categories: dict[str, str], now_us: int
+    tx: Tx,
+    names: Sequence[str],
+    categories: dict[str, str],
+    now_us: int,
+    kin: Mapping[str, str] | None = None,
 ) -> list[str]:
     """The names a memory links to, one node per real thing within the tenant.
 
@@ -323,8 +335,10 @@ def canonical_names(
     Kestrel", "Halcyon" -> "Halcyon Labs"). A longer name seen for the first time, when the
     tenant knows its short form alone, turns that node into the longer name and keeps the short
     one as an alias, so every memory of either spelling reaches one node. Ambiguous names stay
-    as said.
+    as said, and so does a person the message calls something to the user that the known
+    person is not (`kin`: "my nephew Amir" is not the client Amir Khalil).
     """
+    kin = kin or {}
     out: list[str] = []
     for said in names:
         name = _untitled(tx, said)
@@ -339,7 +353,10 @@ def canonical_names(
             continue
         if len(words) == 1 and name[:1].isupper():
             longer = _longer(tx, name)
-            out.append(longer[0].name if len(longer) == 1 else name)
+            one = len(longer) == 1 and not canon.other_kin(
+                kin.get(said), longer[0].details.get("kin")
+            )
+            out.append(longer[0].name if one else name)
             continue
         shorts = canon.short_forms(name)
         is_person = "person" in (categories.get(name), categories.get(said))
@@ -356,6 +373,7 @@ def canonical_names(
             # ("Harbor", a project, is not "Harbor Dental").
             kind = "person" if person else categories.get(name) or categories.get(said)
             fits = alone.category in (None, kind) or (not person and kind is None)
+            fits = fits and not canon.other_kin(alone.details.get("kin"), kin.get(said))
             if alone.name.casefold() == short.casefold() and fits and not _longer(tx, short):
                 tx.update_entity(alone.id, {"name": name})
                 tx.add_alias(alone.id, short)

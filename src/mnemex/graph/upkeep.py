@@ -135,7 +135,9 @@ def _duplicates(
         words = e.name.split()
         if len(words) == 1 and e.category in (None, "person"):
             people = firsts.get(normalize_name(e.name), [])
-            if len(people) == 1:
+            if len(people) == 1 and not canon.other_kin(
+                e.details.get("kin"), people[0].details.get("kin")
+            ):
                 add(people[0], e, "a first name of the tenant's one person so named")
     people = [e for e in entities if e.category == "person" and len(e.name.split()) >= 2]
     surnames: dict[str, list[Entity]] = {}
