@@ -6,8 +6,9 @@
 MiniLM fine-tuned with one head, as the statement reader (training/reading/train.py): the same
 model, trainer and int8 export, other data. Positives: requests*.txt; negatives:
 not_requests*.txt (look-alikes: questions about memory, tasks, reported speech, refusals) and
-the first plain-statement files (lasting.txt, one_off.txt, chatter.txt), as for the logistic
-check it replaces (training/lifetime/train.py). No benchmark persona or request set is read.
+every plain-statement file (lasting*, one_off*, chatter*: without the later ones the check
+took "fyi, Quentin's mail provider: Lavabit" for a request, 41 of the lifetime personas' 1,185
+plain memories against 4 with them). No benchmark persona or request set is read.
 
 1. Five folds out of fold: the threshold is the lowest cut above every out-of-fold probability
    of a negative the phrase rules do not already catch, plus a margin, at most 0.99 (the same
@@ -38,7 +39,12 @@ CAP = 0.99
 def rows() -> list[dict[str, Any]]:
     """Every training message with its label (1: a request) and its own fold group."""
     positives = [t for more in ("", "_more", "_extra") for t in lines("requests.txt", more)]
-    plain = lines("lasting.txt") + lines("one_off.txt") + lines("chatter.txt")
+    plain = [
+        t
+        for name in ("lasting.txt", "one_off.txt", "chatter.txt")
+        for more in ("", "_more", "_extra")
+        for t in lines(name, more)
+    ]
     look_alikes = [t for more in ("", "_more", "_extra") for t in lines("not_requests.txt", more)]
     negatives = look_alikes + plain
     return [
