@@ -30,8 +30,8 @@ from mnemex.errors import ModelUnavailableError
 LASTING_LABELS = ("lasting", "one_off", "chatter")
 Matrix = npt.NDArray[np.float32]
 # Lasting from this probability, not only when it leads: losing a lasting fact costs far more
-# than keeping a bit of trivia a few months longer (on the dev persona: 54 of 61 must-keep
-# memories and 11 of 119 one-offs reach it; at the argmax, 50 and 6).
+# than keeping a bit of trivia a few months longer (on the dev persona: 60 of 61 must-keep
+# memories and 18 of 119 one-offs reach it; at the argmax, 60 and 9).
 LASTING_FLOOR = 0.3
 UPDATE_CONFIDENCE = 0.6  # as analysis_save_threshold
 CHATTER_WORDS = 6  # chatter is short: a longer message is at worst a plain note
