@@ -406,26 +406,32 @@ def run(path: Path, *, embed_model: str | None = None, details: bool = False) ->
 
 
 def summary_rows(report: dict[str, Any]) -> list[dict[str, Any]]:
-    """The headline figures as table rows."""
+    """The headline figures as table rows: those of what the set holds (messages, pairs, a
+    walk-through)."""
     m, p = report["messages"], report["pairs"]
-    rows = [
-        {"figure": "entity precision", "value": m["entity_precision"]},
-        {"figure": "entity recall", "value": m["entity_recall"]},
-        {"figure": "entity precision (mentions)", "value": m["entity_precision_mentions"]},
-        {"figure": "entity recall (mentions)", "value": m["entity_recall_mentions"]},
-        {"figure": "saves with entities filled", "value": m["saves_with_entities"]},
-        {"figure": "category accuracy", "value": m["category_accuracy"]},
-        {"figure": "tags acceptable", "value": m["tags_acceptable"]},
-        {
-            "figure": "messages with an acceptable tag",
-            "value": m["messages_with_an_acceptable_tag"],
-        },
-        {"figure": "fragment tags", "value": m["fragment_tags"]},
-        {"figure": "intent label as first tag", "value": m["intent_label_first"]},
-        {"figure": "merge precision", "value": p["merge_precision"]},
-        {"figure": "merge recall", "value": p["merge_recall"]},
-        {"figure": "attribute pairs with a node", "value": p["attribute_pairs_with_a_node"]},
-    ]
+    rows: list[dict[str, Any]] = []
+    if m.get("messages"):
+        rows += [
+            {"figure": "entity precision", "value": m["entity_precision"]},
+            {"figure": "entity recall", "value": m["entity_recall"]},
+            {"figure": "entity precision (mentions)", "value": m["entity_precision_mentions"]},
+            {"figure": "entity recall (mentions)", "value": m["entity_recall_mentions"]},
+            {"figure": "saves with entities filled", "value": m["saves_with_entities"]},
+            {"figure": "category accuracy", "value": m["category_accuracy"]},
+            {"figure": "tags acceptable", "value": m["tags_acceptable"]},
+            {
+                "figure": "messages with an acceptable tag",
+                "value": m["messages_with_an_acceptable_tag"],
+            },
+            {"figure": "fragment tags", "value": m["fragment_tags"]},
+            {"figure": "intent label as first tag", "value": m["intent_label_first"]},
+        ]
+    if p.get("pairs"):
+        rows += [
+            {"figure": "merge precision", "value": p["merge_precision"]},
+            {"figure": "merge recall", "value": p["merge_recall"]},
+            {"figure": "attribute pairs with a node", "value": p["attribute_pairs_with_a_node"]},
+        ]
     walk = report.get("walkthrough")
     if walk:
         rows.append({"figure": "profile precision", "value": walk["profile_precision"]})

@@ -95,6 +95,8 @@ def test_several_walkthroughs_pool_and_wrong_facts_stay_hidden(tmp_path: Path) -
     assert all("wrong_facts" in w for w in detailed["walkthroughs"]["each"])
     rows = {row["figure"] for row in enrich.summary_rows(report)}
     assert "profile precision, 2 people pooled" in rows
+    # A set of walk-throughs alone shows no entity or merge figure it never measured.
+    assert not rows & {"entity precision", "merge precision"}
 
 
 @pytest.mark.parametrize("category", ["organization", "Organisation"])

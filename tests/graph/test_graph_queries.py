@@ -108,8 +108,8 @@ def test_the_user_s_family_keeps_its_first_name_link(settings: Settings, clock: 
 
 
 def test_a_lowercase_word_is_not_the_name_it_spells(settings: Settings, clock: Any) -> None:
-    """"the delta between" is no airline; "a bun" is no JavaScript runtime; a lowercase name
-    used as a modifier ("the falcon launch") still links."""
+    """A common word is not the name it spells: "the delta between" is no airline, "a bun" no
+    JavaScript runtime; a lowercase name used as a modifier ("the heron launch") still links."""
     with mnemex.open(":memory:", settings=settings, clock=clock) as store:
         delta = store.save("Delta lost the car seat on the way back, claim filed")
         diff = store.save("the delta between staging and prod configs is huge, diff them")

@@ -562,7 +562,8 @@ def dictionary_words() -> frozenset[str]:
         import spacy
 
         nlp = spacy.load(SPACY_MODEL, exclude=["tok2vec", "tagger", "parser", "ner", "senter"])
-        table = nlp.get_pipe("lemmatizer").lookups.get_table("lemma_index")
+        lemmatizer: Any = nlp.get_pipe("lemmatizer")
+        table = lemmatizer.lookups.get_table("lemma_index")
     except (ImportError, OSError, ValueError, KeyError) as exc:
         _warn_once(f"spaCy's word lists unavailable: {exc}")
         return frozenset()
