@@ -24,6 +24,7 @@ from mnemex.analysis import (
     importance,
     intent,
     lifetime,
+    linking,
     phrases,
     relations,
     tags,
@@ -206,7 +207,7 @@ class Analyzer:
         mentions = entities.extract(text, use_spacy=self.settings.analysis_spacy)
         if view is not None:
             words = entities.tokens(text, use_spacy=self.settings.analysis_spacy)
-            mentions = entities.link(text, mentions, view.entities, words)
+            mentions = linking.link(text, mentions, view.entities, words)
         return mentions
 
     def _references(

@@ -1,0 +1,112 @@
+"""Linking a message's names to the tenant's stored entities: known names get their stored
+spelling and id, and stored names NER missed are found again, unless the word is a common word
+that spells the name ("the delta between") or a first name the user calls family that would
+link to a stranger of that name."""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from mnemex import gazetteer
+from mnemex.analysis import canon
+from mnemex.analysis.entities import (
+    SPACY_MODEL,
+    WORD_RUN,
+    Mention,
+    Token,
+    merge,
+    tag_at,
+    warn_once,
+)
+from mnemex.models import Entity
+from mnemex.text import STOPWORDS, normalize_name
+
+Lookup = Callable[[Sequence[str]], dict[str, Entity]]
+
+
+def _ngrams(text: str, longest: int = 3) -> list[tuple[str, int, int]]:
+    words = [(m.group(0), m.start(), m.end()) for m in WORD_RUN.finditer(text)]
+    grams = []
+    for size in range(longest, 0, -1):
+        for i in range(len(words) - size + 1):
+            chunk = words[i : i + size]
+            edges = (chunk[0][0].casefold(), chunk[-1][0].casefold())
+            if edges[0] in STOPWORDS or edges[1] in STOPWORDS or len(chunk[0][0]) < 2:
+                continue  # a stored name neither starts nor ends with "the", "of", ...
+            grams.append((text[chunk[0][1] : chunk[-1][2]], chunk[0][1], chunk[-1][2]))
+    return grams
+
+
+@functools.cache
+def dictionary_words() -> frozenset[str]:
+    """English nouns, verbs, adjectives and adverbs (WordNet's index, as spaCy's lemmatizer
+    ships it), lowercase; empty without spaCy."""
+    try:
+        import spacy
+
+        nlp = spacy.load(SPACY_MODEL, exclude=["tok2vec", "tagger", "parser", "ner", "senter"])
+        lemmatizer: Any = nlp.get_pipe("lemmatizer")
+        table = lemmatizer.lookups.get_table("lemma_index")
+    except (ImportError, OSError, ValueError, KeyError) as exc:
+        warn_once(f"spaCy's word lists unavailable: {exc}")
+        return frozenset()
+    return frozenset(word for words in table.values() for word in words)
+
+
+def _common_word(gram: str, name: str, words: Sequence[Token], start: int, end: int) -> bool:
+    """Whether a lowercase word the store knows capitalised is the word, not the name: "the
+    delta between staging and prod" beside the airline Delta, "a heron at the pond" beside the
+    Heron app. It must be a dictionary word tagged a common noun, verb or adjective where it
+    stands, and not a modifier of the noun after it ("the falcon launch slipped" is Project
+    Falcon's launch); "renee" or "tomek" in lowercase still link."""
+    if gram != gram.casefold() or name == name.casefold() or " " in gram:
+        return False
+    tag = tag_at(words, start, end)
+    after = next((t.tag for t in words if t.start >= end), None)
+    return tag in canon.WORD_TAGS and after not in _NOUN_TAGS and gram in dictionary_words()
+
+
+_NOUN_TAGS = frozenset({"NN", "NNS", "NNP", "NNPS"})
+
+
+def _someone_else(text: str, start: int, end: int, entity: Entity) -> bool:
+    """Whether a first name the store would link to a longer name is another person: "my
+    nephew Amir" beside the tenant's client Amir Khalil, whom nobody called a nephew."""
+    said = text[start:end]
+    if not normalize_name(entity.name).startswith(normalize_name(said) + " "):
+        return False
+    return canon.other_kin(canon.kin_word(text, start, end), entity.details.get("kin"))
+
+
+def link(
+    text: str, mentions: list[Mention], lookup: Lookup, words: Sequence[Token] | None = None
+) -> list[Mention]:
+    """Give known names their stored spelling and id, and add stored names NER missed.
+
+    `lookup` takes many names and returns the stored entity of each one it knows (one read);
+    `words`, the tagged words of `text`, tell a common word from a stored name it spells.
+    """
+    grams = _ngrams(text)
+    known = lookup([m.text for m in mentions if m.named] + [gram for gram, _, _ in grams])
+    for mention in mentions:
+        entity = known.get(mention.text) if mention.named else None
+        if entity is not None and not _someone_else(text, mention.start, mention.end, entity):
+            mention.text, mention.entity_id = entity.name, entity.id
+    extra: list[Mention] = []
+    ambiguous = gazetteer.ambiguous()
+    for gram, start, end in grams:
+        entity = known.get(gram)
+        if entity is None or any(m.start < end and start < m.end for m in mentions + extra):
+            continue
+        if entity.name in ambiguous and gram != entity.name:
+            continue  # "we go with Postgres": the word, not the language Go
+        if words is not None and _common_word(gram, entity.name, words, start, end):
+            continue
+        if _someone_else(text, start, end, entity):
+            continue
+        extra.append(
+            Mention(entity.name, entity.category or "KNOWN", start, end, "store", entity.id)
+        )
+    return merge(mentions + extra)
