@@ -28,7 +28,7 @@ import numpy as np
 
 from mnemex.analysis import phrases
 from mnemex.embed import TunedReader
-from training.lifetime.train import MARGIN, lines
+from training.lifetime.train import MARGIN, every_line
 from training.reading import train as tuning
 
 OUT = Path(__file__).resolve().parents[2] / "src" / "mnemex" / "analysis" / "data"
@@ -38,14 +38,9 @@ CAP = 0.99
 
 def rows() -> list[dict[str, Any]]:
     """Every training message with its label (1: a request) and its own fold group."""
-    positives = [t for more in ("", "_more", "_extra") for t in lines("requests.txt", more)]
-    plain = [
-        t
-        for name in ("lasting.txt", "one_off.txt", "chatter.txt")
-        for more in ("", "_more", "_extra")
-        for t in lines(name, more)
-    ]
-    look_alikes = [t for more in ("", "_more", "_extra") for t in lines("not_requests.txt", more)]
+    positives = every_line("requests.txt")
+    plain = [t for name in ("lasting.txt", "one_off.txt", "chatter.txt") for t in every_line(name)]
+    look_alikes = every_line("not_requests.txt")
     negatives = look_alikes + plain
     return [
         {"text": text, "label": label, "group": f"{label}:{n}"}

@@ -218,10 +218,10 @@ def kin_word(text: str, start: int, end: int) -> str | None:
     return match.group(1).casefold() if match else None
 
 
-def other_kin(said: str | None, known: str | None) -> bool:
-    """Whether a person the message calls `said` (to the user) is not the known person called
-    `known`: "my nephew Amir" is not the Amir Khalil nobody called a nephew."""
-    return said is not None and said != known
+def other_kin(kin: str | None, other: str | None) -> bool:
+    """Whether a person called `kin` to the user is someone else than a person called `other`
+    (or nothing): "my nephew Amir" is not the Amir Khalil nobody called a nephew."""
+    return kin is not None and kin != other
 
 
 TITLES = frozenset("dr dr. mr mr. mrs mrs. ms ms. mx mx. miss prof prof. doctor".split())
