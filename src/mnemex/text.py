@@ -12,6 +12,27 @@ import re
 import unicodedata
 
 _WORD = re.compile(r"[^\W_]+", re.UNICODE)
+
+
+def _ranges(chars: list[str]) -> str:
+    """A regex character-class body for `chars` (sorted), runs written as ranges."""
+    out: list[str] = []
+    start = prev = chars[0]
+    for char in [*chars[1:], ""]:
+        if char and ord(char) == ord(prev) + 1:
+            prev = char
+            continue
+        out.append(start if start == prev else f"{start}-{prev}")
+        start = prev = char
+    return "".join(out)
+
+
+# Capital letters of names, in regex character classes: A-Z and the Latin ones with accents
+# ("Élodie", "Øyvind", "Łukasz"); `[A-Z]` alone reads "Chloé" as "Chlo" and misses "Åre".
+UPPER = _ranges([chr(c) for c in range(0x41, 0x250) if chr(c).isupper() and chr(c).isalpha()])
+# Lowercase words inside a person's name ("Jasper van Dijk", "Ana de la Cruz", "Omar bin Said").
+NAME_PARTICLES = r"(?:van|von|de|der|den|da|das|dos|du|di|del|della|la|le|ter|ten|bin|ibn|al|el)"
+ALNUM = r"[^\W_]"  # a letter (any script, accented) or a digit: `[A-Za-z0-9]` misses "é"
 MAX_TERMS = 32
 PREVIEW_CHARS = 80
 

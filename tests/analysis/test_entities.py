@@ -29,3 +29,22 @@ def test_possessives_fold_into_the_name() -> None:
 def test_plain_lowercase_text_names_nothing() -> None:
     assert names("the deploy moved to friday because of the outage") == []
     assert names("") == []
+
+
+def test_accented_letters_belong_to_names() -> None:
+    # `[A-Z]` read "Chloé" as "Chlo" and no name at all in "Élodie" (names are
+    # compared without their accents).
+    found = dict(names("Chloé skied near Kraków with Élodie Dupont and Zoë."))
+    assert found == {"chloe": False, "krakow": True, "elodie dupont": True, "zoe": True}
+
+
+def test_an_acronym_may_skip_linking_words_and_join_with_an_ampersand() -> None:
+    from mnemex.analysis.canon import acronym_of
+
+    assert acronym_of("AWS", "Amazon Web Services")
+    assert acronym_of("NCAR", "National Center for Atmospheric Research")
+    assert acronym_of("RSPB", "Royal Society for the Protection of Birds")
+    assert acronym_of("H&F", "Hammersmith & Fulham")
+    assert not acronym_of("NCAR", "National Centre")
+    assert not acronym_of("Ab", "Alpha Beta")  # not capitals
+    assert not acronym_of("A&", "Alpha Beta")

@@ -229,6 +229,78 @@ def test_a_first_name_question_finds_the_keyed_facts_of_the_full_name(
     assert "ledger" in top.channels  # answered by the ledger, not only by ranking
 
 
+@pytest.mark.parametrize(
+    ("subject", "asked"),
+    [
+        ("Chloé Martin", "Chloé"),  # an accented letter ends the first name
+        ("Élodie Martin", "Élodie"),  # ...or begins it
+        ("Jasper van Dijk", "Jasper"),  # a particle inside the full name
+    ],
+)
+def test_a_first_name_reaches_the_keyed_facts_of_any_full_name(
+    store: MemoryStore, subject: str, asked: str
+) -> None:
+    # The trap is later and says "app": without the first name read whole, it came first.
+    for when, app in ((1, "Météo-France"), (40, "Windy")):
+        store.save(
+            f"{subject} checks the forecast on {app} every morning.",
+            subject=subject,
+            relation="weather app",
+            value=app,
+            observed_at=day(when),
+        )
+    store.save(f"{asked} switched her maps app to Google Maps this spring.", observed_at=day(60))
+    top = store.search(f"What weather app does {asked} check these days?", k=1, explain=True)[0]
+    assert "Windy" in top.memory.content
+    assert "ledger" in top.channels
+
+
+def test_a_keyed_value_answers_before_one_read_for_the_same_first_name(
+    store: MemoryStore,
+) -> None:
+    # "Aditi" (its own node: NER took her for an organisation) got a video-call app read off a
+    # later one-off; the keyed value of "Aditi Bhatt" is her own and answers first.
+    store.save(
+        "Aditi's weekend calls with her parents are on Google Meet.",
+        subject="Aditi Bhatt",
+        relation="video call app",
+        value="Google Meet",
+        observed_at=day(1),
+    )
+    store.upsert_entities([{"name": "Aditi", "category": "organization"}])
+    store.save("Aditi's video call app is Zoom.", observed_at=day(30))
+    assert store.facts("Aditi", "video call app")[0].object == "Zoom"  # the read it must outrank
+    top = store.search("Which app does Aditi video-call her parents on now?", k=1)[0]
+    assert "Google Meet" in top.memory.content
+
+
+def test_a_relation_of_function_words_is_named_by_them_joined(
+    store: MemoryStore, clock: FakeClock
+) -> None:
+    # "to-do app" is all function words but its head; a question naming a period is answered by
+    # the keyed value of the key its words name, so "to-do" must name it.
+    for when, app in ((1, "Things 3"), (120, "Microsoft To Do")):
+        store.save(
+            f"Marcus keeps his tasks in {app}.",
+            subject="Marcus Bell",
+            relation="to-do app",
+            value=app,
+            observed_at=day(when),
+        )
+    store.save(
+        "Marcus has started keeping his notes and lists in Notion.",
+        subject="Marcus Bell",
+        relation="note-taking app",
+        value="Notion",
+        observed_at=day(150),
+    )
+    clock.now = day(300)
+    top = store.search("What was Marcus using for his to-do list in February?", k=1)[0]
+    assert "Things 3" in top.memory.content
+    top = store.search("What does Marcus use for his to-do list?", k=1, explain=True)[0]
+    assert "Microsoft To Do" in top.memory.content and "ledger" in top.channels
+
+
 def test_a_keyed_subject_answers_before_a_neighbours_key_whatever_its_category(
     store: MemoryStore,
 ) -> None:

@@ -195,6 +195,15 @@ def test_names_relation_is_a_full_relation_match(relation: str, chosen: list[str
     assert names_relation(relation, words) == (relation_match(relation, words) >= 1)
 
 
+def test_a_relation_of_function_words_is_named_by_its_compound() -> None:
+    # "to_do_app" has no word that is not a function word or its generic head: the compound
+    # ("to-do", "todo") names it; "to do" as two words does not.
+    assert relation_match("to_do_app", query_words("What's on Marcus's to-do list?")) >= 1
+    assert relation_match("to_do_app", query_words("Which todo app is it?")) >= 1
+    assert relation_match("to_do_app", query_words("What does he use to do his taxes?")) == 0
+    assert relation_match("runs_on", query_words("where does it run")) >= 1
+
+
 def test_a_quantity_never_replaces_a_name(store: MemoryStore) -> None:
     """A clause that names a key ("The GP ...") and holds a number states no new value of it:
     the GP stays Dr Hussain and the memory saying so stays in search."""

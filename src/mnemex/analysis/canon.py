@@ -16,6 +16,7 @@ import re
 from collections.abc import Mapping
 
 from mnemex import gazetteer
+from mnemex.text import UPPER
 
 CATEGORIES = (
     "person",
@@ -121,9 +122,9 @@ ORG_NAME_TAILS = frozenset(
     "paediatrics orthopedics physiotherapy veterinary vets".split()
 )
 _ALIAS_DECLARED = re.compile(
-    r"\b(?:goes by|aka|a\.k\.a\.|also known as|known as|nicknamed)\s+([A-Z][\w'’-]+)"
+    rf"\b(?:goes by|aka|a\.k\.a\.|also known as|known as|nicknamed)\s+([{UPPER}][\w'’-]+)"
 )
-_ALIAS_PAREN = re.compile(r"^\s*\(([A-Z][\w'’-]+(?: [A-Z][\w'’-]+)?)\)")
+_ALIAS_PAREN = re.compile(rf"^\s*\(([{UPPER}][\w'’-]+(?: [{UPPER}][\w'’-]+)?)\)")
 _VALUE_START = re.compile(
     r"^(?:on|in|at|by|to|for|from|since|until|every|each|last|next|this|the|a|an|about|"
     r"around|before|after|allergic|very|really|not|no)\b",
@@ -150,7 +151,7 @@ def junk_word(tag: str | None, word: str, source: str) -> bool:
 # node, and neither are their words ("Director", "Engineering"). A title is a run of
 # capitalised words, joined by "of" / "and" / "&", with one of these role nouns in it.
 ROLE_NOUNS = gazetteer.ROLE_NOUNS
-_TITLE_WORD = re.compile(r"(?<![\w-])(?:[A-Z][\w-]*|of|and|&|for|the)(?![\w-])")
+_TITLE_WORD = re.compile(rf"(?<![\w-])(?:[{UPPER}][\w-]*|of|and|&|for|the)(?![\w-])")
 _CONNECTORS = frozenset({"of", "and", "&", "for", "the"})
 _TITLE_BEFORE = re.compile(r"\b(?:as|a|an|the|now|new|our|their|his|her)\s+$", re.IGNORECASE)
 
@@ -338,20 +339,30 @@ def voted(votes: Mapping[str, int]) -> str | None:
     return min(votes, key=lambda c: (-votes[c], order.get(c, len(order))))
 
 
-def initials(name: str) -> str:
+_LINKING_WORDS = frozenset({"of", "for", "and", "the", "de", "la", "du", "von", "van", "on", "at"})
+_NAME_PARTS = re.compile(rf"[{UPPER}][^\W\d_{UPPER}]*|[^\W\d_]+|\d+")
+
+
+def initials(name: str, *, linking: bool = True) -> str:
     """The acronym a name's words (and their capitalised parts) give: "Amazon Web Services" ->
-    "AWS", "GitHub Actions" -> "GHA"."""
-    parts = re.findall(r"[A-Z][a-z]*|[a-z]+|\d+", name)
-    return "".join(p[0].upper() for p in parts if p)
+    "AWS", "GitHub Actions" -> "GHA"; without `linking` words, "National Center for Atmospheric
+    Research" -> "NCAR"."""
+    parts = _NAME_PARTS.findall(name)
+    if not linking:
+        parts = [p for p in parts if p.casefold() not in _LINKING_WORDS] or parts
+    return "".join(p[0].upper() for p in parts)
 
 
 def acronym_of(short: str, name: str) -> bool:
-    """Whether `short` (2 to 5 capitals) is the acronym of the longer name."""
+    """Whether `short` (2 to 5 capitals, "&" or "/" between them allowed: "H&F") is the acronym
+    of the longer name, its linking words ("of", "for", "&") counted or not."""
+    letters = re.sub(r"[&/.]", "", short)
     return (
         short.isupper()
-        and 2 <= len(short) <= 5
+        and letters.isalnum()
+        and 2 <= len(letters) <= 5
         and len(name.split()) >= 2
-        and initials(name) == short
+        and letters in {initials(name), initials(name, linking=False)}
     )
 
 

@@ -13,6 +13,8 @@ import re
 import unicodedata
 from collections.abc import Callable
 
+from mnemex.text import UPPER
+
 _WORD = re.compile(r"[^\W_]+")
 _DIGITS = re.compile(r"\d+(?:[.:]\d+)*")
 NUMBER_WORDS = {
@@ -167,7 +169,7 @@ def _direction_swap(a: str, b: str) -> bool:
     return any((right, left) in pairs_b and left != right for left, right in pairs_a)
 
 
-_CAPITALISED = re.compile(r"\b[A-Z][\w-]*")
+_CAPITALISED = re.compile(rf"\b[{UPPER}][\w-]*")
 
 
 def _names(text: str) -> list[str]:

@@ -20,7 +20,7 @@ from typing import Any
 
 from mnemex import gazetteer
 from mnemex.analysis import canon
-from mnemex.text import STOPWORDS, normalize_name
+from mnemex.text import ALNUM, STOPWORDS, UPPER, normalize_name
 
 log = logging.getLogger(__name__)
 
@@ -65,7 +65,7 @@ _PATTERNS.append(
     )
 )
 _DROP_SPACY = frozenset({"CARDINAL", "ORDINAL", "QUANTITY", "PERCENT", "MONEY", "NORP"})
-_CAPITALISED = re.compile(r"\b[A-Z][\w'’.-]*[A-Za-z0-9](?:\s+[A-Z][\w'’.-]*[A-Za-z0-9])*")
+_CAPITALISED = re.compile(rf"\b[{UPPER}][\w'’.-]*{ALNUM}(?:\s+[{UPPER}][\w'’.-]*{ALNUM})*")
 WORD_RUN = re.compile(r"[\w][\w.+#-]*[\w+#]|\w")
 _LEADING = re.compile(r"^(?:the|a|an|my|our|your)\s+", re.IGNORECASE)
 _TRAILING = re.compile(r"(?:'s|’s|'|’)$")
@@ -463,7 +463,7 @@ def _bare_word(name: str) -> bool:
     )
 
 
-_MODEL = re.compile(r"^(?:[A-Z][\w+-]*|\d+[A-Za-z]*|[A-Z]*\d[\w-]*)$")
+_MODEL = re.compile(rf"^(?:[{UPPER}][\w+-]*|\d+[A-Za-z]*|[A-Z]*\d[\w-]*)$")
 
 
 def _extended(mention: Mention, words: Sequence[Token]) -> Mention:

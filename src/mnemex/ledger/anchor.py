@@ -25,15 +25,15 @@ from mnemex.ledger.patterns import OPENING_VERB
 from mnemex.ledger.vocabulary import names_relation, query_words
 from mnemex.models import Fact, FactStatus
 from mnemex.store.base import Tx
-from mnemex.text import TITLES, names_value, value_key
+from mnemex.text import TITLES, UPPER, names_value, value_key
 
 # A name: capitalised words ("VS Code", "Arch Linux", "Argo CD"), a brand's inner capital
 # ("iPhone 15", "macOS") or an identifier ("host-3").
-_JOINED = r"(?:[&/][A-Z][\w+#\-]*)*"  # "M&S", "AT&T", "S/Lab"
-_WORD = rf"(?:[A-Z][\w+#\-]*{_JOINED}|\d[\w\-]*)(?:\.[\w+#\-]+)*"  # "Node.js"; not "Bob. The"
+_JOINED = rf"(?:[&/][{UPPER}][\w+#\-]*)*"  # "M&S", "AT&T", "S/Lab"
+_WORD = rf"(?:[{UPPER}][\w+#\-]*{_JOINED}|\d[\w\-]*)(?:\.[\w+#\-]+)*"  # "Node.js"; not "Bob. The"
 _TITLED = rf"(?:{'|'.join(TITLES)})\.\s+[^\W\d_][\w\-]*"  # "Dr. Østergaard" is one name
 _SPAN = re.compile(
-    rf"(?<![\w-])(?:{_TITLED}|[A-Z][\w+#\-]*{_JOINED}(?:\.[\w+#\-]+)*|[a-z]{{1,3}}[A-Z][\w+#\-]*"
+    rf"(?<![\w-])(?:{_TITLED}|[{UPPER}][\w+#\-]*{_JOINED}(?:\.[\w+#\-]+)*|[a-z]{{1,3}}[A-Z][\w+#\-]*"
     rf"|[a-z][a-z0-9]*-[\w\-]+|\d[\w.\-]*[A-Za-z][\w.\-]*)(?:\s+{_WORD})*(?![\w-])"
 )
 # Words just before a value that make it the value being left ("from Vim", "over Vim").
@@ -52,7 +52,7 @@ _CHANGE = re.compile(
     r"scratch|jump\w*|migrat\w*|upgraded|downgraded)\b|->|→",
     re.IGNORECASE,
 )
-_SPEAKER = re.compile(r"^\s*[A-Z][\w.\-]*(?:\s+[A-Z][\w.\-]*)?\s*:\s")
+_SPEAKER = re.compile(rf"^\s*[{UPPER}][\w.\-]*(?:\s+[{UPPER}][\w.\-]*)?\s*:\s")
 _FIRST_PERSON = re.compile(r"\b(?:I|my|me|mine|I'm|I've|I'd)(?![\w'])")
 # Capitalised words that start a clause without naming a value ("Scratch Vim", "Note: ...").
 _STARTERS = frozenset(

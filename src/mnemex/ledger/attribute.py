@@ -28,7 +28,7 @@ from importlib import resources
 import numpy as np
 import numpy.typing as npt
 
-from mnemex.text import STOPWORDS
+from mnemex.text import STOPWORDS, UPPER
 
 CENTRE_PRIOR = 5.0  # the centre is the subject's mean shrunk as if 5 zero vectors joined
 FLOOR = 0.5  # P(same attribute) at which a statement joins the seed's group
@@ -37,7 +37,7 @@ MARGIN = 0.5  # ... and how far below the seed's centred cosine to the question 
 ASKED_FLOOR = 0.05  # ... and the least centred cosine to the question it must have
 FEATURES = 11
 _TOKEN = re.compile(r"\w[\w.+-]*\w|\w")
-_NAMED = re.compile(r"(?<![.!?]\s)(?<!^)\b[A-Z0-9][\w.+-]*")  # capitalised, not first
+_NAMED = re.compile(rf"(?<![.!?]\s)(?<!^)\b[{UPPER}0-9][\w.+-]*")  # capitalised, not first
 
 Matrix = npt.NDArray[np.float32]
 

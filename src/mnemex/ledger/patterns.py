@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 
 from mnemex.ledger import shorthand
-from mnemex.text import SENTENCE_BREAK
+from mnemex.text import SENTENCE_BREAK, UPPER
 
 # A subject: capitalised words ("Alice", "Project Atlas") or an identifier with a hyphen, digit
 # or dot ("svc-billing", "host-3"); "I" is the user.
@@ -70,7 +70,7 @@ TAIL = re.compile(
     r"|it seems|I guess|probably|I'm told|I hear|so I hear|afaik|iirc"
     # a place within the value's place ("in Seattle, in Capitol Hill"): the value stays Seattle
     r"|(?:in|near|just outside|outside)\s+(?:the\s+)?"
-    r"(?-i:[A-Z])[\w'.-]*(?:\s+(?-i:[A-Z])[\w'.-]*){0,3})"
+    rf"(?-i:[{UPPER}])[\w'.-]*(?:\s+(?-i:[{UPPER}])[\w'.-]*){{0,3}})"
     r"|(?:\s+|,\s*)(?:now|nowadays|these days|lately|recently|again|instead|too|as well|"
     r"for good|from now on|today|this week|this month|this year|since then|at the moment|"
     r"right now|full[- ]time|for now|going forward|permanently|anymore|any more|yesterday|"
@@ -85,7 +85,7 @@ TAIL = re.compile(
 )
 
 NOT_PREV = re.compile(
-    r"(?:,\s*|\s+)(?:not|rather than|instead of|no longer|over(?=\s+(?-i:[A-Z])))\s+"
+    rf"(?:,\s*|\s+)(?:not|rather than|instead of|no longer|over(?=\s+(?-i:[{UPPER}])))\s+"
     r"(?P<prev>[^,;]{1,60}?)"
     r"(?:\s+(?:anymore|any more))?$",
     re.IGNORECASE,
@@ -125,12 +125,12 @@ USE = (
 
 # A value that is a name and nothing else: capitalised words, digits, symbols ("HP EliteBook 840",
 # "Code::Blocks", "Barry's"), not a phrase ("VK Music and pays for Qobuz").
-NAMED = r"(?-i:[A-Z][^\s,;:]*(?:\s+(?:[^\s,;:]*[A-Z0-9][^\s,;:]*|&|of|de|la|du|von|van))*)"
+NAMED = rf"(?-i:[{UPPER}][^\s,;:]*(?:\s+(?:[^\s,;:]*[{UPPER}0-9][^\s,;:]*|&|of|de|la|du|von|van))*)"
 
 # A named thing someone owns ("my iPhone"), the owner before a name ("replaced my iPhone with
 # a Pixel": the iPhone), and an "it" that is a clause's object ("and replaced it with").
 OWNED = re.compile(rf"\b((?:my|his|her|their|our)\s+(?-i:[a-z])?{NAMED})")
-OWNER = re.compile(r"^(?:my|his|her|their|our)\s+(?=[^\s]*[A-Z0-9])")
+OWNER = re.compile(rf"^(?:my|his|her|their|our)\s+(?=[^\s]*[{UPPER}0-9])")
 IT_OBJECT = re.compile(r"^(?P<verb>[a-z]+)\s+it\b")
 
 UNSURE = re.compile(
@@ -284,7 +284,7 @@ REPORTED = re.compile(
 # ...", "Just so you know that my ..."): the statement is what follows it.
 FRAMING = re.compile(
     r"^[A-Za-z']+(?:\s+[a-z']+){0,4}?(?<!\bso)(?<!\bsuch)(?<!\bnow)(?<!\bexcept)\s+that\s+"
-    r"(?P<rest>(?:[A-Z]|my\b|our\b).+)$"
+    rf"(?P<rest>(?:[{UPPER}]|my\b|our\b).+)$"
 )
 
 ABOUT = re.compile(
@@ -373,11 +373,11 @@ RELATION_TIME = re.compile(
     re.IGNORECASE,
 )
 
-SO = re.compile(r",\s+so\s+(?=(?:his|her|their|my|I|he|she|they|it|[A-Z])\b)")
+SO = re.compile(rf",\s+so\s+(?=(?:his|her|their|my|I|he|she|they|it|[{UPPER}])\b)")
 # A comma splice: a second clause with a subject and a verb of its own ("Switched to Neovim,
 # VS Code was getting slow"); without the split the first clause's value runs into it.
 SPLICE = re.compile(
-    r",\s+(?=(?:[A-Z][\w.+-]*(?:\s+[A-Z][\w.+-]*)*|it|he|she|they|we)\s+"
+    rf",\s+(?=(?:[{UPPER}][\w.+-]*(?:\s+[{UPPER}][\w.+-]*)*|it|he|she|they|we)\s+"
     r"(?:is|was|were|are|am|has|had|have|kept|got)\b"
     r"|(?i:he|she|they|we|I)['’](?:s|re|ve|m|d|ll)\b"  # "..., we've been together"
     r"|(?:he|she|they|we)\s+[a-z]{3,}(?:ed|s)\b|(?:he|she|they|we)\s+(?:came|went|said|told|"
@@ -419,7 +419,7 @@ _PEOPLE_NOUNS = (
 )
 APPOSITIVE = re.compile(
     r"^(?i:my|our)\s+(?:(?i:new|old|best|little|big|older|younger|eldest|oldest|youngest"
-    rf"|baby|twin|acting|former|current)\s+)?(?i:{_PEOPLE_NOUNS}),?\s+(?=(?-i:[A-Z])\w)"
+    rf"|baby|twin|acting|former|current)\s+)?(?i:{_PEOPLE_NOUNS}),?\s+(?=(?-i:[{UPPER}])\w)"
 )
 
 # A value that is a date or a bare number ("the 30th", "14 March", "4"): a value, never a node.

@@ -40,7 +40,7 @@ from mnemex.ledger.vocabulary import (
 )
 from mnemex.models import Entity, Fact, FactStatus, SearchHit
 from mnemex.store.base import MemoryFilter, Tx
-from mnemex.text import STOPWORDS, normalize_name
+from mnemex.text import NAME_PARTICLES, STOPWORDS, UPPER, normalize_name
 
 if TYPE_CHECKING:
     from mnemex.embed import Embedder
@@ -99,7 +99,9 @@ def mentioned(tx: Tx, text: str) -> list[str]:
     return found[:MAX_SUBJECTS]
 
 
-_PERSON_NAME = re.compile(r"^[A-Z][\w'’-]*(?:\s+[A-Z][\w'’-]*){1,2}$")
+_PERSON_NAME = re.compile(
+    rf"^[{UPPER}][\w'’-]*(?:\s+(?:{NAME_PARTICLES}\s+)*[{UPPER}][\w'’-]*){{1,2}}$"
+)
 
 
 def _a_person(entity: Entity) -> bool:
@@ -417,6 +419,11 @@ def _asked(tx: Tx, text: str, as_of: datetime | None, *, before: bool = False) -
     return asked or _named_keys(tx, text, words, as_of)
 
 
+def _first_word(name: str) -> str:
+    """A subject's first name as names are compared ("Aditi" for "Aditi Bhatt")."""
+    return normalize_name(name).partition(" ")[0]
+
+
 def _valid_memories(tx: Tx, ids: Sequence[str], as_of: datetime) -> set[str]:
     """Memories that state no fact, or a fact that held at `as_of` as known then."""
     stated = tx.facts_for_memories(ids)
@@ -496,6 +503,7 @@ class LedgerAnswers:
     ) -> tuple[dict[str, float], set[str]]:
         weights: dict[str, float] = {}
         keyed: set[str] = set()
+        chosen: list[tuple[Fact, str, float]] = []  # (fact, its memory, weight)
         # A second hop answers only when no subject the question names answers itself ("Which
         # post office does Seun use?": Seun's own key, not a neighbour's `post_office`).
         hops = not any(found for _, _, found, _ in asked)
@@ -517,10 +525,23 @@ class LedgerAnswers:
             # Among equally good answers the most recent statement leads.
             for rank, fact in enumerate(sorted(best, key=lambda f: (f.valid_from, f.recorded_at))):
                 if fact.memory_id:
-                    weight = score * hop + RECENCY_STEP * rank
-                    weights[fact.memory_id] = max(weights.get(fact.memory_id, 0.0), weight)
-                    if fact.confidence >= KEYED:
-                        keyed.add(fact.memory_id)
+                    chosen.append((fact, fact.memory_id, score * hop + RECENCY_STEP * rank))
+        # A key its writer keyed is not answered by what was read off plain text about the same
+        # person under another entity ("Aditi set up one Zoom call" read for "Aditi" when "Aditi
+        # Bhatt"'s keyed video-call app is Google Meet).
+        held: dict[tuple[str, str], set[str]] = {}  # (relation, first name) -> keyed subjects
+        for fact, _, _ in chosen:
+            if fact.confidence >= KEYED:
+                held.setdefault((fact.relation, _first_word(fact.subject)), set()).add(
+                    fact.subject_id
+                )
+        for fact, memory_id, weight in chosen:
+            others = held.get((fact.relation, _first_word(fact.subject)), set()) - {fact.subject_id}
+            if fact.confidence >= KEYED:
+                keyed.add(memory_id)
+            elif others:
+                continue
+            weights[memory_id] = max(weights.get(memory_id, 0.0), weight)
         return weights, keyed
 
     def adjust(

@@ -11,9 +11,12 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from mnemex.text import UPPER
+
 # A subject: capitalised words ("Alice", "Project Atlas") or an identifier with a hyphen, digit
 # or dot ("svc-billing", "host-3").
-NAME = r"(?:[A-Z][\w.\-]*|[a-z][a-z0-9]*[\-_][\w\-]+)(?:\s+(?:[A-Z][\w.\-]*|\d[\w.\-]*)){0,3}"
+_CAPITALISED = rf"[{UPPER}][\w.\-]*"
+NAME = rf"(?:{_CAPITALISED}|[a-z][a-z0-9]*[\-_][\w\-]+)(?:\s+(?:{_CAPITALISED}|\d[\w.\-]*)){{0,3}}"
 _PART = r"[^,;:()]{1,60}?"
 _REL = r"[A-Za-z][A-Za-z\- ]{0,40}?"
 _OWNER = r"(?:my|his|her|their|our)\s+"

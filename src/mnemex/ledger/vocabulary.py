@@ -13,9 +13,9 @@ import re
 
 from mnemex.ledger import kinds
 from mnemex.ledger.relations import core, expanded, singular
-from mnemex.text import STOPWORDS
+from mnemex.text import ALNUM, STOPWORDS
 
-TOKEN = re.compile(r"[A-Za-z0-9][\w\-.]*[A-Za-z0-9]|[A-Za-z0-9]")
+TOKEN = re.compile(rf"{ALNUM}[\w\-.]*{ALNUM}|{ALNUM}")
 FIRST_PERSON = frozenset({"i", "my", "me", "mine", "myself"})
 # Query words that ask for a key without naming it come from the kinds of value a relation
 # holds (ledger/kinds.py: "work", "company" for `employer`; "boss", "report" for `manager`;
@@ -47,6 +47,8 @@ def query_words(text: str) -> set[str]:
     for token in TOKEN.findall(text.replace("'s ", " ").replace("’s ", " ")):
         for word in expanded(token):
             out.add(stem(word))
+        if "-" in token:  # "to-do" is also "todo", as a relation of function words is named
+            out.add(stem(token.replace("-", "")))
     return out
 
 
@@ -59,8 +61,11 @@ def _present(part: str, words: set[str]) -> bool:
 
 @functools.lru_cache(maxsize=4096)
 def _parts(relation: str) -> tuple[str, ...]:
-    """The stems of a relation's core words ("runs_on" -> run): what a question must name."""
-    return tuple(stem(w) for w in core(expanded(relation)) if w not in STOPWORDS) or (relation,)
+    """The stems of a relation's core words ("runs_on" -> run): what a question must name. A
+    relation of function words is named by them joined ("to_do_app" -> todo, as "to-do list")."""
+    full = expanded(relation)
+    kept = tuple(stem(w) for w in core(full) if w not in STOPWORDS)
+    return kept or ("".join(w for w in full if w in STOPWORDS) or relation,)
 
 
 @functools.cache

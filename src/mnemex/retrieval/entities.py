@@ -10,11 +10,11 @@ from __future__ import annotations
 
 import re
 
-from mnemex.text import STOPWORDS, normalize_name
+from mnemex.text import ALNUM, STOPWORDS, UPPER, normalize_name
 
-_SPEAKER = re.compile(r"^\s*([A-Z][\w'’-]*(?:\s+[A-Z][\w'’-]*){0,2})\s*:\s")
+_SPEAKER = re.compile(rf"^\s*([{UPPER}][\w'’-]*(?:\s+[{UPPER}][\w'’-]*){{0,2}})\s*:\s")
 _SENTENCE = re.compile(r"(?<=[.!?…])\s+|\n+")
-_NAME = re.compile(r"\b[A-Z][\w'’-]*[A-Za-z0-9](?:\s+[A-Z][\w'’-]*[A-Za-z0-9])*")
+_NAME = re.compile(rf"\b[{UPPER}][\w'’-]*{ALNUM}(?:\s+[{UPPER}][\w'’-]*{ALNUM})*")
 _POSSESSIVE = re.compile(r"(?:'s|’s|'|’)$")
 # Capitalised words that are not names: greetings, time words, pronoun contractions.
 _NOT_NAMES = frozenset(
