@@ -172,6 +172,24 @@ def test_linking_uses_stored_names_aliases_and_ignores_case(mem_store: MemorySto
     assert linked and linked[0]["text"] == "Project Falcon"
 
 
+def test_a_lowercase_word_before_a_noun_is_a_persons_name_only_when_it_is_no_word(
+    mem_store: MemoryStore,
+) -> None:
+    # "the falcon launch" (above) is the project's; "rose petals" and "a frank talk" are no
+    # one's: a person's name, or an adjective, does not name the noun after it.
+    mem_store.upsert_entities(
+        [{"name": "Rose Okafor", "category": "person"}, {"name": "Frank", "category": "person"}]
+    )
+    with mem_store.backend.write(mem_store.tenant) as tx:
+        rose = tx.find_entity("rose okafor")
+        assert rose is not None
+        tx.add_alias(rose.id, "Rose")
+    for text in ("red cherry, rose petals and white pepper", "we had a frank talk about pay"):
+        assert mem_store.analyze(text).entities == [], text
+    linked = mem_store.analyze("Rose has the alarm code").entities
+    assert [e["entity_id"] for e in linked] == [rose.id]
+
+
 def test_a_person_span_joined_by_a_lowercase_word_is_split() -> None:
     """spaCy reads "Owen to Iyengar Institute" as one person; a particle stays in a name."""
     names = [m.text for m in entities.extract("Yoga Loft lost Owen to Iyengar Institute today.")]

@@ -55,17 +55,19 @@ def dictionary_words() -> frozenset[str]:
     return frozenset(word for words in table.values() for word in words)
 
 
-def _common_word(gram: str, name: str, words: Sequence[Token], start: int, end: int) -> bool:
+def _common_word(gram: str, entity: Entity, words: Sequence[Token], start: int, end: int) -> bool:
     """Whether a lowercase word the store knows capitalised is the word, not the name: "the
     delta between staging and prod" beside the airline Delta, "a heron at the pond" beside the
     Heron app. It must be a dictionary word tagged a common noun, verb or adjective where it
-    stands, and not a modifier of the noun after it ("the falcon launch slipped" is Project
-    Falcon's launch); "renee" or "tomek" in lowercase still link."""
-    if gram != gram.casefold() or name == name.casefold() or " " in gram:
+    stands, and not a noun naming the noun after it for a thing that is not a person ("the
+    falcon launch slipped" is Project Falcon's launch; "rose petals" are no one's, and "a frank
+    talk" or "nice acidity" are adjectives); "renee" or "tomek" in lowercase still link."""
+    if gram != gram.casefold() or entity.name == entity.name.casefold() or " " in gram:
         return False
     tag = tag_at(words, start, end)
     after = next((t.tag for t in words if t.start >= end), None)
-    return tag in canon.WORD_TAGS and after not in _NOUN_TAGS and gram in dictionary_words()
+    naming = tag in _NOUN_TAGS and after in _NOUN_TAGS and entity.category != "person"
+    return tag in canon.WORD_TAGS and not naming and gram in dictionary_words()
 
 
 _NOUN_TAGS = frozenset({"NN", "NNS", "NNP", "NNPS"})
@@ -102,7 +104,7 @@ def link(
             continue
         if entity.name in ambiguous and gram != entity.name:
             continue  # "we go with Postgres": the word, not the language Go
-        if words is not None and _common_word(gram, entity.name, words, start, end):
+        if words is not None and _common_word(gram, entity, words, start, end):
             continue
         if _someone_else(text, start, end, entity):
             continue
