@@ -8,7 +8,13 @@ import numpy as np
 import pytest
 
 from mnemex.clock import to_micros
-from mnemex.retrieval.temporal_cues import asks_when, closeness, named_period, states_time
+from mnemex.retrieval.temporal_cues import (
+    asks_when,
+    closeness,
+    loose_period,
+    named_period,
+    states_time,
+)
 
 NOW = datetime(2024, 3, 14, 15, 0, tzinfo=UTC)
 
@@ -61,3 +67,17 @@ def test_closeness_is_one_inside_and_fades_outside() -> None:
     times = np.array([_day(2023, 5, 8) + 3600 * 10**6, _day(2023, 5, 12), _day(2023, 6, 30)])
     near = closeness(times, period, 7.0)
     assert near[0] == 1.0 and 0.0 < near[1] < 1.0 and near[2] == 0.0
+
+
+def test_a_month_named_without_a_year_is_its_latest_that_has_been_going_a_week() -> None:
+    asked = "Where did Priya take the cats in February?"
+    first_day = datetime(2026, 2, 1, 14, tzinfo=UTC)  # February has barely begun: last year's
+    assert loose_period(asked, first_day) == (
+        to_micros(datetime(2025, 2, 1, tzinfo=UTC)),
+        to_micros(datetime(2025, 3, 1, tzinfo=UTC)),
+    )
+    later = datetime(2026, 2, 20, tzinfo=UTC)  # three weeks in: this one, up to now
+    assert loose_period(asked, later) == (
+        to_micros(datetime(2026, 2, 1, tzinfo=UTC)),
+        to_micros(later),
+    )

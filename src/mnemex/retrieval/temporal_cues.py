@@ -146,9 +146,13 @@ _LOOSE = re.compile(
 )
 
 
+LOOSE_MIN_AGE = timedelta(days=7)  # a month begun less than this ago holds too little to ask of
+
+
 def loose_period(query: str, now: datetime) -> Period | None:
     """A month or a season named without a year ("in March", "last summer"): its latest
-    occurrence that began before now. Read-time resolution answers for the value then; search
+    occurrence that began at least `LOOSE_MIN_AGE` before now ("in February" asked on the first
+    of February is last February). Read-time resolution answers for the value then; search
     ranking does not use it (too vague to favour memories by date)."""
     match = _LOOSE.search(query)
     if match is None:
@@ -159,7 +163,7 @@ def loose_period(query: str, now: datetime) -> Period | None:
         first = _month(word)
     for year in (now.year, now.year - 1, now.year - 2):
         start = datetime(year, first, 1, tzinfo=UTC)
-        if start < now:
+        if start <= now - LOOSE_MIN_AGE:
             end_month = first - 1 + months
             end = datetime(year + end_month // 12, end_month % 12 + 1, 1, tzinfo=UTC)
             return to_micros(start), to_micros(min(end, now))
