@@ -316,6 +316,22 @@ def test_names_end_without_the_full_stop() -> None:
     assert resolve._before(sure, values, 2, {"fibre"} & values[1]) == 0
 
 
+def test_before_a_value_is_the_value_its_change_replaced() -> None:
+    """The change to Obsidian opens with the value it replaced (a first word, a name because
+    another statement writes it as one): that value answers "before Obsidian", not the first
+    value, which a likelier reading would otherwise pick."""
+    texts = [
+        "Fatima Al-Sayed takes her lecture notes in OneNote.",
+        "Fatima switched her note-taking to Notion at the start of March.",
+        "Notion got too slow for Fatima's thesis notes; she's been writing them in Obsidian.",
+        "Fatima's Obsidian graph view has become her favourite way to procrastinate.",
+    ]
+    values = resolve._values(texts, {"fatima", "al-sayed"} | resolve.CALENDAR)
+    assert values[2] == {"notion", "obsidian"}
+    likely = np.array([0.95, 0.4, 1.0, 1.0])
+    assert resolve._before(likely, values, 3, {"obsidian"}) == 1
+
+
 def test_an_earlier_value_is_found_whatever_k(mem_store: MemoryStore, clock: FakeClock) -> None:
     """Resolution reads the best 20 candidates even when one hit is asked for: the statement
     that set the earlier value ranks low (old, and other statements name the subject)."""

@@ -160,6 +160,12 @@ def _before(
     # The value in force there: the one asked about when the statement names several ("is on
     # Max now, dropped Disney+" for "before Max"), else every value it names.
     held = (values[start] & asked) or values[start]
+    # The change to it names the value it replaced ("Notion got too slow ...; she's writing in
+    # Obsidian"): the latest earlier statement of that value answers.
+    replaced = values[start] - held
+    named = [i for i in range(start) if values[i] & replaced and p[i] >= NAMED]
+    if named:
+        return named[-1]
     weights = p.copy()
     for i in range(start):
         if values[i] and values[i] <= held:
@@ -183,6 +189,19 @@ def _asked_value(question: str, subject: set[str]) -> set[str]:
         return named
     tail = question[cue.end() :].casefold()
     return {name for name in named if name in tail} or named
+
+
+def _values(texts: Sequence[str], subject: set[str]) -> list[set[str]]:
+    """The names each statement gives (its subject's left out), a first word among them when
+    another statement writes it as a name ("Notion got too slow for Fatima; she's writing in
+    Obsidian" names the Notion of "Fatima switched to Notion")."""
+    values = [{_singular(n) for n in names_in(text) - subject} for text in texts]
+    known = set().union(*values)
+    for text, named in zip(texts, values, strict=True):
+        first = tokens(text)[:1]
+        if first and _singular(first[0]) in known:
+            named.add(_singular(first[0]))
+    return values
 
 
 def _singular(name: str) -> str:
@@ -269,7 +288,7 @@ def resolve(
     best = int(np.argmax(chances))
     if mode is Mode.PAST:
         subject = _subject_words(members, names) | CALENDAR
-        values = [{_singular(n) for n in names_in(members[i].text) - subject} for i in order]
+        values = _values([members[i].text for i in order], subject)
         asked = {_singular(n) for n in _asked_value(question, subject)}
         before = _before(p, values, best, asked)
         return None if before is None else members[order[before]].id
