@@ -330,6 +330,18 @@ def test_before_a_value_is_the_value_its_change_replaced() -> None:
     assert values[2] == {"notion", "obsidian"}
     likely = np.array([0.95, 0.4, 1.0, 1.0])
     assert resolve._before(likely, values, 3, {"obsidian"}) == 1
+    # Written without capitals, a statement still names the values others write as names; one
+    # with capitals does not lend a lowercase word the name of a longer one ("Apple Notes").
+    lower = resolve._values(
+        [
+            "Ama writes her blog posts in Pages.",
+            "ama's writing in ulysses these days",
+            "Ama keeps her notes in Apple Notes.",
+            "Ama moved her notes into Ulysses too.",
+        ],
+        {"ama"},
+    )
+    assert lower[1] == {"ulysse"} == lower[3]  # (names are compared without a plural s)
 
 
 def test_an_earlier_value_is_found_whatever_k(mem_store: MemoryStore, clock: FakeClock) -> None:

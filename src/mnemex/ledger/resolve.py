@@ -192,15 +192,16 @@ def _asked_value(question: str, subject: set[str]) -> set[str]:
 
 
 def _values(texts: Sequence[str], subject: set[str]) -> list[set[str]]:
-    """The names each statement gives (its subject's left out), a first word among them when
-    another statement writes it as a name ("Notion got too slow for Fatima; she's writing in
-    Obsidian" names the Notion of "Fatima switched to Notion")."""
+    """The names each statement gives (its subject's left out), with words that another
+    statement writes as a name: a first word ("Notion got too slow for Fatima; she's writing in
+    Obsidian" names the Notion of "Fatima switched to Notion"), and in a statement written with
+    no capitals, any word ("ama's writing in ulysses these days"; where a statement names things
+    with capitals, a lowercase "notes" is no "Apple Notes")."""
     values = [{_singular(n) for n in names_in(text) - subject} for text in texts]
     known = set().union(*values)
     for text, named in zip(texts, values, strict=True):
-        first = tokens(text)[:1]
-        if first and _singular(first[0]) in known:
-            named.add(_singular(first[0]))
+        words = [_singular(word) for word in tokens(text)]
+        named.update(word for word in (words if not named else words[:1]) if word in known)
     return values
 
 
