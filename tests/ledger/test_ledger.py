@@ -16,6 +16,20 @@ def day(n: int) -> datetime:
     return T0 + timedelta(days=n)
 
 
+def keyed_values(
+    store: MemoryStore, subject: str, relation: str, said: str, values: list[tuple[int, str]]
+) -> None:
+    """Save a keyed statement (`said` with its value in place of {}) on each (day, value)."""
+    for when, value in values:
+        store.save(
+            said.format(value),
+            subject=subject,
+            relation=relation,
+            value=value,
+            observed_at=day(when),
+        )
+
+
 def key(store: MemoryStore, value: str, when: int, content: str | None = None):  # type: ignore[no-untyped-def]
     return store.save(
         content or f"Alice uses {value} as her editor",
@@ -241,14 +255,8 @@ def test_a_first_name_reaches_the_keyed_facts_of_any_full_name(
     store: MemoryStore, subject: str, asked: str
 ) -> None:
     # The trap is later and says "app": without the first name read whole, it came first.
-    for when, app in ((1, "Météo-France"), (40, "Windy")):
-        store.save(
-            f"{subject} checks the forecast on {app} every morning.",
-            subject=subject,
-            relation="weather app",
-            value=app,
-            observed_at=day(when),
-        )
+    said = f"{subject} checks the forecast on {{}} every morning."
+    keyed_values(store, subject, "weather app", said, [(1, "Météo-France"), (40, "Windy")])
     store.save(f"{asked} switched her maps app to Google Maps this spring.", observed_at=day(60))
     top = store.search(f"What weather app does {asked} check these days?", k=1, explain=True)[0]
     assert "Windy" in top.memory.content
@@ -279,21 +287,10 @@ def test_a_relation_of_function_words_is_named_by_them_joined(
 ) -> None:
     # "to-do app" is all function words but its head; a question naming a period is answered by
     # the keyed value of the key its words name, so "to-do" must name it.
-    for when, app in ((1, "Things 3"), (120, "Microsoft To Do")):
-        store.save(
-            f"Marcus keeps his tasks in {app}.",
-            subject="Marcus Bell",
-            relation="to-do app",
-            value=app,
-            observed_at=day(when),
-        )
-    store.save(
-        "Marcus has started keeping his notes and lists in Notion.",
-        subject="Marcus Bell",
-        relation="note-taking app",
-        value="Notion",
-        observed_at=day(150),
-    )
+    tasks = [(1, "Things 3"), (120, "Microsoft To Do")]
+    keyed_values(store, "Marcus Bell", "to-do app", "Marcus keeps his tasks in {}.", tasks)
+    notes = "Marcus has started keeping his notes and lists in {}."
+    keyed_values(store, "Marcus Bell", "note-taking app", notes, [(150, "Notion")])
     clock.now = day(300)
     top = store.search("What was Marcus using for his to-do list in February?", k=1)[0]
     assert "Things 3" in top.memory.content

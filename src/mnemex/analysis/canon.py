@@ -339,7 +339,8 @@ def voted(votes: Mapping[str, int]) -> str | None:
     return min(votes, key=lambda c: (-votes[c], order.get(c, len(order))))
 
 
-_LINKING_WORDS = frozenset({"of", "for", "and", "the", "de", "la", "du", "von", "van", "on", "at"})
+# Words an acronym may skip: a title's connectors, and those of place and family names.
+_LINKING_WORDS = _CONNECTORS | {"de", "la", "du", "von", "van", "on", "at"}
 _NAME_PARTS = re.compile(rf"[{UPPER}][^\W\d_{UPPER}]*|[^\W\d_]+|\d+")
 
 
