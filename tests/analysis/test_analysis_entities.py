@@ -82,6 +82,29 @@ def test_title_spans() -> None:
         ("Swim on Tue/Thu/Sat, 2 GB of logs, Q1 review", set(), {"Tue/Thu/Sat", "GB", "Q1"}),
         ("Objective-C stays in the old module", {"Objective-C"}, {"Objective-", "C"}),
         ("Apache Spark fixed the skew on Amazon S3", {"Spark", "S3"}, {"Apache", "Amazon"}),
+        # A pronoun with its "'s" opening a sentence is no name.
+        ("Dan runs research computing. He's the one to email", {"Dan"}, {"He"}),
+        ("Carol wants the appraisals. Mine's with Bea on the 12th", {"Bea"}, {"Mine"}),
+        ("There's kennel cough going round the park", set(), {"There"}),
+        # A list or a comparison is its names, never one span over them.
+        (
+            "Switched energy to Octopus, Naomi did the meter readings",
+            {"Octopus", "Naomi"},
+            {"Octopus, Naomi"},
+        ),
+        ("Oporto vs Porto, Luke keeps saying Oporto", {"Porto", "Luke"}, {"Oporto vs Porto"}),
+        (
+            "Day trips: Sintra (Pena Palace), then Cascais",
+            {"Sintra", "Pena Palace"},
+            {"Sintra (Pena Palace"},
+        ),
+        (
+            "Long-term: academia vs national lab vs climate services",
+            set(),
+            {"academia vs national lab vs climate services"},
+        ),
+        # A finite verb ending spaCy's span is what the person did.
+        ("kofi rang at 3am Kumasi time", {"kofi"}, {"kofi rang"}),
     ],
 )
 def test_names_whole(text: str, names: set[str], not_names: set[str]) -> None:

@@ -76,7 +76,7 @@ _NOT_NAMES = frozenset(
     "please thanks hi hello hey remember note yes no i'm i've i'd i'll i’m i’ve i’d i’ll "
     # Abbreviated days and months, quarters and halves, sizes: when, and how much, not what.
     "mon tue tues wed thu thur thurs fri sat sun jan feb mar apr jun jul aug sep sept oct nov "
-    "dec q1 q2 q3 q4 h1 h2 kb mb gb tb pb gib mib tib".split()
+    "dec q1 q2 q3 q4 h1 h2 kb mb gb tb pb gib mib tib mine yours ours theirs".split()
 )
 # Verbs a note to self opens with, before the name of whom or what it is about ("Email Marco
 # about ...", "Remind Zoe to ..."): spaCy's small model often takes them for part of the name.
@@ -188,6 +188,11 @@ def _misread(text: str, start: int, name: str) -> bool:
     return name in gazetteer.ambiguous() and bool(_SENTENCE_END.search(text[:start].rstrip()))
 
 
+def _plain(word: str) -> str:
+    """A word without its possessive or "'s" contraction, case-folded."""
+    return _TRAILING.sub("", word).casefold()
+
+
 def pattern_mentions(text: str) -> list[Mention]:
     """Values found by regular expressions: emails, URLs, IPs, versions, dates."""
     found = []
@@ -216,8 +221,8 @@ def capitalised_mentions(text: str) -> list[Mention]:
     for match in _CAPITALISED.finditer(text):
         words = match.group(0).split()
         start = match.start()
-        while words and (words[0].casefold() in STOPWORDS or words[0].casefold() in _NOT_NAMES):
-            start += len(words[0]) + 1
+        while words and (_plain(words[0]) in STOPWORDS or _plain(words[0]) in _NOT_NAMES):
+            start += len(words[0]) + 1  # "He's 71", "It's sorted", "Mine's due": no names
             words = words[1:]
         initial = bool(_SENTENCE_END.search(text[:start].rstrip()))
         if initial and len(words) > 1 and words[0].casefold() in _COMMANDS:
@@ -313,11 +318,42 @@ def _person_parts(
     return out
 
 
+# What lists things or weighs them against each other: no name spans it ("Octopus, Naomi did
+# the readings", "Oporto vs Porto", "Iceberg + Glue", "Sintra (Pena Palace), Cascais").
+_SEPARATOR = re.compile(r",\s+|\s+(?:vs\.?|versus|\+|/)\s+|\s*[()]\s*")
+
+
+def _listed_parts(
+    ents: Sequence[tuple[str, str, int, int, str]], text: str
+) -> list[tuple[str, str, int, int, str]]:
+    """spaCy spans that run over a list, split at its separators into the pieces that read as
+    names (capitalised or known; none keeps the label, which was the whole span's). Brackets
+    split only when they do not pair up inside the span ("401(k)" stays)."""
+    out = []
+    for ent in ents:
+        ent_text, label, start, _end, ruler_id = ent
+        cuts = [
+            m
+            for m in _SEPARATOR.finditer(ent_text)
+            if m.group(0).strip() not in "()" or ent_text.count("(") != ent_text.count(")")
+        ]
+        if ruler_id or label in VALUES or not cuts:
+            out.append(ent)
+            continue
+        bounds = [0, *[i for m in cuts for i in m.span()], len(ent_text)]
+        for first, last in zip(bounds[::2], bounds[1::2], strict=True):
+            piece = ent_text[first:last]
+            if piece[:1].isupper() or piece.casefold() in gazetteer.canonical_map():
+                at = start + first
+                out.append((piece, "NAME", at, at + len(piece), ""))
+    return out
+
+
 def spacy_mentions(nlp: Any, text: str) -> list[Mention]:
     """Entities of the spaCy pipeline (ruler and NER), cleaned; words used as words dropped."""
     words, ents = parse(nlp, text)
     found = []
-    for ent_text, ner_label, start, end, ruler_id in _person_parts(ents, text):
+    for ent_text, ner_label, start, end, ruler_id in _person_parts(_listed_parts(ents, text), text):
         ent_id, label = ruler_id, ner_label
         known = None if ent_id else gazetteer.canonical_map().get(ent_text.casefold())
         if known is not None and known[0] == ent_text:  # NER took a name the late ruler knows
@@ -491,26 +527,28 @@ def _extended(mention: Mention, words: Sequence[Token]) -> Mention:
     return Mention(text, "PRODUCT", mention.start, end, "ruler")
 
 
+_FINITE_VERBS = frozenset({"VBD", "VBZ", "VBP"})
+
+
 def _without_verb(mention: Mention, words: Sequence[Token]) -> Mention:
     """A fallback run without a leading verb ("Register Sam" -> "Sam"); a note to self's verb
-    goes too when spaCy tagged it a name ("Remind Zoe" -> "Zoe")."""
+    goes too when spaCy tagged it a name ("Remind Zoe" -> "Zoe"), and a finite verb that ends
+    the run ("kofi rang")."""
     inside = [t for t in words if mention.start <= t.start < mention.end]
     while inside and (
         inside[0].tag.startswith("VB")
         or (len(inside) > 1 and inside[0] is words[0] and inside[0].text.casefold() in _COMMANDS)
     ):
         inside = inside[1:]
+    while len(inside) > 1 and inside[-1].tag in _FINITE_VERBS:
+        inside = inside[:-1]  # "kofi rang at 3am": the name, not the call
     if not inside:
         return Mention("", mention.label, mention.start, mention.start, mention.source)
-    if inside[0].start == mention.start:
+    if (inside[0].start, inside[-1].end) == (mention.start, mention.end):
         return mention
-    start = inside[0].start
-    return Mention(text_of(mention, start), mention.label, start, mention.end, mention.source)
-
-
-def text_of(mention: Mention, start: int) -> str:
-    """The mention's text from a later start."""
-    return mention.text[start - mention.start :]
+    start, end = inside[0].start, inside[-1].end
+    name = mention.text[start - mention.start : end - mention.start]
+    return Mention(name, mention.label, start, end, mention.source)
 
 
 def _trimmed(mention: Mention, others: Sequence[Mention]) -> Mention | None:
