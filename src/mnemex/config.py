@@ -121,6 +121,10 @@ class Settings:
     # `mnemex eval locomo` chose (README, "Retrieval quality").
     bm25_weight: float = 2.0  # RRF weight of the lexical channel at typical query-term rarity
     bm25_rarity_gain: float = 0.0  # how much rarer-than-typical query terms raise it (no gain seen)
+    # The lexical channel's weight times (share of the query its best match covers) ** this:
+    # a best match on one common word of a longer question ("a snorkelling day on holiday" ->
+    # "Sports day is Thursday") says little. 0 turns it off (README, "Retrieval quality").
+    bm25_coverage: float = 0.3
     vector_weight: float = 1.0  # RRF weight of the embedding channel
     context_weight: float = 0.5  # RRF weight of similarity to `context=` (recent conversation)
     graph_weight: float = 0.5  # prior: Personalized PageRank from the entities a query names
