@@ -34,6 +34,26 @@ from mnemex.analysis.phrases import clauses, detect
         "Save to memory: the gate code is 0451",
         "Can you keep track of the fact that Lars is on leave",
         "I need you to remember something: my PIN starts with 7",
+        # Polite and indirect forms.
+        "Would you be able to remember that our landlord is Mr Osei?",
+        "I'd be grateful if you could note down my bike's frame number, WTU123",
+        "it'd be handy if you kept my NHS number somewhere, 485 777 3456",
+        "Mind noting that the boiler service is due in March?",
+        "Some context to keep for later chats: I teach Year 6 in Bolton.",
+        # Headings, and a whole message that points back.
+        "Memory: the kids' swimming is on Thursdays",
+        "Pin this: our staging database is read-only on Fridays",
+        "Store a rule: never book me flights before 7am",
+        "save it pls",
+        "hang onto that",
+        # What it is kept for, and what the agent keeps for the user.
+        "I take my coffee black, just so you know going forward.",
+        "As a standing rule, reply in British English.",
+        "Set my default units to metric.",
+        "Change the gym day you've got stored to Wednesday.",
+        "Add oat milk to my shopping list",
+        "Take the blue jumper off our packing list",
+        "Keep a running tally of what I spend on coffee",
     ],
 )
 def test_explicit_save_requests_are_detected(text: str) -> None:
@@ -75,6 +95,11 @@ def test_recall_requests_are_detected(text: str) -> None:
         "keep in mind the time complexity when you answer",
         "Don't forget the semicolon",
         "can you store the results in a csv",
+        "I'll remember that for next time, cheers",
+        "My physio told me to keep track of my knee pain",
+        "The accountant said we should keep a record of every receipt",
+        "Please update my address on the council form",
+        "Pin the first column of this table",
     ],
 )
 def test_neither_save_nor_recall(text: str) -> None:
@@ -90,6 +115,8 @@ def test_neither_save_nor_recall(text: str) -> None:
         "forget it",
         "you don't need to note any of this",
         "not worth remembering, but the build is green",
+        "Don't carry this into future conversations, it's only for today",
+        "Remove my old phone number from your memory",
     ],
 )
 def test_negation_cancels_a_save_request(text: str) -> None:

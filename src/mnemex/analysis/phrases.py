@@ -25,7 +25,13 @@ _ASK = (
     r"(?:(?:can|could|would|will|wont|can't|cant) you (?:please |kindly |also |just )?|"
     r"(?:i (?:want|need|would like|d like)|id like) you to (?:please |also |just )?|"
     r"(?:make sure|be sure|ensure) (?:you |to |that you )?|you (?:should|must|need to|have to|"
-    r"better|gotta|will|ll) (?:always |also |really )?|try to |please do )?"
+    r"better|gotta|will|ll) (?:always |also |really )?|try to |please do |"
+    # Polite and indirect forms: "would you be able to", "I'd be grateful if you could", "it
+    # would make things easier if you", "could I get you to", "do me a favour and".
+    r"(?:would|will) you be able to |is it possible (?:for you )?to |any chance you (?:could|can) |"
+    r"(?:i|id|i would) (?:be grateful|appreciate it) if you (?:could |would )?|"
+    r"it (?:would|d|will) (?:help|be (?:great|good|useful|helpful|handy)|make (?:things|life|it) "
+    r"easier) if you (?:could |would )?|could i (?:ask|get) you to |do me a favou?r and )?"
 )
 _WH = r"(?:what|whats|when|where|who|whom|whose|how|which|why|whether|if)"
 _SAVE_VERB = (
@@ -82,7 +88,9 @@ _SAVE_PATTERNS = [
     re.compile(rf"^{_FILLER}{_ASK}(?:store|memorize|memorise|record|note down) (?:my|our)\b"),
     # Verbs of recording addressed to the agent, with what to keep after them: "log that we
     # decided ...", "file this under family: ...", "make a note that ...", "hang on to this".
-    re.compile(rf"^(?!well |ill |wed |id ){_FILLER}{_ASK}{_RECORD_VERB}\s*(?:{_RECORD_OBJECT})"),
+    re.compile(
+        rf"^(?!well |ill |wed |id (?!like you)){_FILLER}{_ASK}{_RECORD_VERB}\s*(?:{_RECORD_OBJECT})"
+    ),
     re.compile(
         rf"^{_FILLER}{_ASK}(?:keep|save|store|put) (?:this|that|it)\s*(?::|safe\b|on file\b|"
         r"for (?:me|later|the future)\b|somewhere\b|in (?:your )?(?:memory|mind|the back)\b)"
@@ -107,6 +115,63 @@ _SAVE_PATTERNS = [
         r"\bkeep hold of (?:this|that)\b|\bdont (?:ever )?forget (?:this|that)\b|"
         r"\b(?:would you mind|could you|can you|if you could) (?:remembering|keep in mind|"
         r"keeping in mind|bear in mind|remember that)\b"
+    ),
+    # A heading that files what follows: "Memory: ...", "Pin this: ...", "Store a preference:
+    # ...", "Context to keep for all our chats: ...".
+    re.compile(
+        rf"^{_FILLER}(?:memory|pin|(?:save|store|pin|keep|log|file|note|remember|add) "
+        r"(?:this|that|it|these|a|an|the following)\b[^:]{0,40}|(?:a bit of |some )?"
+        r"(?:context|background|info|details?|something) (?:to|you should|for you to) "
+        r"(?:keep|remember|store|save|retain)\b[^:]{0,40})\s*:"
+    ),
+    # The whole message a keeping verb and what it points at: "note it", "pin that", "save it
+    # pls", "hang onto that".
+    re.compile(
+        rf"^{_FILLER}{_ASK}(?:log|note|keep|pin|file|save|store|record|remember|hang on ?to|"
+        r"hold on ?to|jot|write) (?:it|this|that)(?: down)?"
+        r"(?: (?:for me|please|pls|too|for later))*$"
+    ),
+    re.compile(
+        r"\b(?:i want|i need|id like|i would like|id love|i would love) you to (?:remember|retain|"
+        r"keep|store|save|note|log|record|hold on ?to|hang on ?to|memori[sz]e|keep track of)\b"
+    ),
+    re.compile(
+        r"^(?:would you |do you |could you )?mind (?:remembering|noting|jotting|writing|keeping|"
+        r"storing|saving|recording|logging|making a note|adding|pinning|filing)\b"
+    ),
+    re.compile(
+        r"\bif you (?:could |would |can )?(?:stored|saved|noted|recorded|kept|remembered|logged) "
+        r"(?:my|our|this|that|it|the fact)\b[^?]*$"
+    ),
+    re.compile(r"\b(?:and|then) (?:please )?(?:remember|note|save|store|log) (?:it|this|that)\s*$"),
+    # What it is kept for: "just so you know for next time", "worth knowing for later",
+    # "carry this forward into future sessions", "as a permanent setting".
+    re.compile(
+        r"^(?!.*\b(?:dont|do not|never|not|ill|i will)\b).*(?:"
+        r"\bso you know (?:for (?:next time|later|the future)|going forward)\b|"
+        r"\b(?:worth|good to) (?:knowing|know|remembering) (?:for (?:later|next time|the future)|"
+        r"going forward)\b|\b(?:for|into|across|in) (?:all )?(?:future|our|later|other) "
+        r"(?:chats|conversations|sessions)\b|\bas (?:a|my|our) (?:permanent|standing|default) "
+        r"(?:setting|rule|instruction|preference)\b)"
+    ),
+    # What the agent keeps for the user: a saved setting, a list it keeps, its notes.
+    re.compile(
+        rf"^{_FILLER}{_ASK}(?:save|store|set|keep|update|change|swap|switch|overwrite|replace|"
+        r"make) (?:my|our) (?:saved|stored|default|preferred|usual|go-to|go to)\b"
+    ),
+    re.compile(
+        rf"^{_FILLER}{_ASK}(?:update|change|replace|swap|overwrite|add|put|tick off|set|correct|"
+        r"fix|mark)\b.*\b(?:you(?:ve| have)(?: got)? (?:stored|saved|on file|noted)|"
+        r"(?:in|from|on|to) (?:your|the) (?:notes|memory|records)|you(?:re| are) keeping)\b"
+    ),
+    re.compile(
+        rf"^{_FILLER}{_ASK}(?:add|put|pop|stick|take|remove|tick|cross|strike|mark)\b.{{0,60}}\b"
+        r"(?:to|on|onto|off|from|in) (?:my|our) (?:[\w-]+ ){0,3}(?:list|log|checklist|tracker|"
+        r"diary|journal)\b"
+    ),
+    re.compile(
+        rf"^{_FILLER}{_ASK}keep (?:a )?(?:running )?(?:list|log|tally|record) (?:of|for)\b|"
+        rf"^{_FILLER}{_ASK}keep track of (?:which|what|my|our|all|every|how)\b"
     ),
 ]
 # Reported speech quotes a request, it does not make one: "remember the Alamo, as they say",
@@ -175,6 +240,16 @@ _NEGATION_PATTERNS = [
     re.compile(r"\byou can forget (?:this|that|it|about)\b"),
     re.compile(r"\bnot worth (?:remembering|saving|noting|storing|keeping)\b"),
     re.compile(r"\boff the record\b"),
+    # Not for later, or out of what is kept: "don't carry this into future chats", "remove my
+    # old number from your memory".
+    re.compile(
+        r"\b(?:dont|do not|never) (?:carry|bring|take|keep|save|store) "
+        r"(?:this|that|it|any of this) (?:into|in|to|for|across)\b"
+    ),
+    re.compile(
+        r"\b(?:remove|delete|erase|wipe|drop|scrap|clear|take) .{0,50}\b(?:from|out of|off) "
+        r"(?:your )?(?:memory|memories|notes)\b"
+    ),
 ]
 # "Forget it" alone dismisses the message; followed by new content it is a correction
 # ("scratch that, the meeting is at 4"), which is worth saving.
