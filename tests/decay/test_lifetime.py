@@ -247,7 +247,7 @@ def test_a_request_asked_as_a_question_is_a_request_and_a_question_about_memory_
 ) -> None:
     """A question asking the assistant to keep something is read by the tuned check; one that
     asks about a memory, or asks nothing of the assistant, is not a request."""
-    text = "Would you be able to hold on to the fact that my gate code is 4521?"
+    text = "Would you hang onto the fact that my gate code is 4521?"
     assert not phrases.detect(text).save_request
     assert mem_store.save(text).memory.kind == "request"
     for asked in (
