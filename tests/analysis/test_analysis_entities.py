@@ -133,6 +133,29 @@ def test_a_names_last_word_tells_its_kind(
     assert vote is not None and vote[0] == category
 
 
+@pytest.mark.parametrize(
+    ("text", "label", "category"),
+    [
+        # A lone first name the small model took for a place or a firm, doing what people do.
+        ("Marcus and I got married in 2013", "GPE", "person"),
+        ("Marcus can't stand mushrooms", "GPE", "person"),
+        ("Priya is allergic to penicillin", "ORG", "person"),
+        # A place or a firm doing something else keeps its label's category.
+        ("Paris is lovely in spring", "GPE", "place"),
+        ("Zurich Insurance and I go back years", "ORG", "organization"),
+        ("HOA said no above-ground pools", "ORG", "organization"),
+    ],
+)
+def test_a_lone_name_that_does_what_people_do_is_a_person(
+    text: str, label: str, category: str
+) -> None:
+    from mnemex.analysis.canon import categorise
+
+    name = text.split(" and ", maxsplit=1)[0] if " and " in text else text.split(maxsplit=1)[0]
+    vote = categorise(label, "spacy", text, 0, len(name), None)
+    assert vote is not None and vote[0] == category, vote
+
+
 def test_common_words_are_no_vendor_tool_names() -> None:
     from mnemex import gazetteer
 

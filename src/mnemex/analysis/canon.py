@@ -92,9 +92,11 @@ _AT = re.compile(r"\b(?:at|for|joined|join|hired by|acquired)\s+$", re.IGNORECAS
 _NAMED = re.compile(r"\b([a-z]+)\s+(?:named|called)\s+$", re.IGNORECASE)
 _PERSON_AFTER = re.compile(
     r"^(?:'s|’s)\s+(?:birthday|husband|wife|partner|mum|mom|dad|kids?|son|daughter|brother|"
-    r"sister)\b|^\s+(?:and (?:her|his)|is (?:pregnant|hosting|visiting|sick)|says|said|told|"
-    r"wants|thinks|asked|called|texted)\b"
+    r"sister)\b|^\s+(?:and (?:her|his|I|me)|is (?:pregnant|hosting|visiting|sick|allergic)|says|"
+    r"said|told|wants|thinks|asked|called|texted|(?:can(?:'|’)?t|cannot|won(?:'|’)t) stand|hates|"
+    r"loves|got (?:married|engaged)|proposed|was born)\b"
 )
+_UNSURE_LABELS = frozenset({"NAME", "GPE", "ORG", "LOC"})
 _VERB_AFTER = re.compile(r"^\s+(?:has\s+|have\s+|just\s+)?[a-z]+ed\b")
 _PLACE_BEFORE = re.compile(r"\b(?:in|to|from|near|visiting|visit|around)\s+$", re.IGNORECASE)
 # spaCy's fine tags of words that are not names standing alone.
@@ -325,8 +327,11 @@ def categorise(
         # The small model calls many unknown names a product; one that does something
         # ("Globex signed") is an organisation, otherwise no vote.
         return ("organization", 1) if _VERB_AFTER.match(text[end:]) else None
-    if label == "NAME" and _PERSON_AFTER.match(text[end:]):
-        return "person", 1  # an unknown name that has a birthday or is hosting us: someone
+    lone = " " not in name and (label == "NAME" or not name.isupper())  # not "the HOA said"
+    if label in _UNSURE_LABELS and lone and _PERSON_AFTER.match(text[end:]):
+        # An unknown name that has a birthday, is hosting us or got married is someone, whatever
+        # place or firm the small model took a lone first name for ("Marcus and I got married").
+        return "person", 1
     category = BY_LABEL.get(label)
     return None if category is None else (category, 1)
 
