@@ -238,6 +238,7 @@ def _coerce(name: str, raw: Any) -> Any:
 _RANKING_WEIGHTS = (
     "bm25_weight",
     "bm25_rarity_gain",
+    "bm25_coverage",
     "vector_weight",
     "context_weight",
     "graph_weight",

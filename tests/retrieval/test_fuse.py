@@ -4,6 +4,10 @@ from __future__ import annotations
 
 import math
 
+import pytest
+
+from mnemex.config import Settings
+from mnemex.errors import InvalidInputError
 from mnemex.retrieval import fuse
 
 
@@ -53,3 +57,9 @@ def test_mmr_trades_relevance_for_novelty() -> None:
 
     assert fuse.mmr(["a", "a2", "b"], relevance, similarity, 2, 1.0) == ["a", "a2"]
     assert fuse.mmr(["a", "a2", "b"], relevance, similarity, 2, 0.5) == ["a", "b"]
+
+
+def test_the_coverage_exponent_is_a_checked_setting() -> None:
+    assert Settings.load(env={"MNEMEX_BM25_COVERAGE": "0"}).bm25_coverage == 0.0
+    with pytest.raises(InvalidInputError, match="bm25_coverage"):
+        Settings.load(env={"MNEMEX_BM25_COVERAGE": "-0.5"})
