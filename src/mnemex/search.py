@@ -212,9 +212,8 @@ def _lexical_channel(
     if settings.bm25_rarity_gain > 0:
         rarity = fuse.rarity(ranked.dfs, ranked.size)
     weight = fuse.bm25_weight(settings.bm25_weight, settings.bm25_rarity_gain, rarity)
-    if settings.bm25_coverage > 0 and ranked.scores.size:
-        covered = fuse.coverage(float(ranked.scores.max()), ranked.dfs, ranked.size)
-        weight *= covered**settings.bm25_coverage
+    if settings.bm25_coverage > 0:
+        weight *= ranked.coverage() ** settings.bm25_coverage
     return {"bm25": hits}, {"bm25": weight}
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import random
 from collections.abc import Iterator
 from pathlib import Path
@@ -15,7 +16,7 @@ from hypothesis import strategies as st
 import mnemex
 from mnemex import MemoryStore, Settings
 from mnemex.retrieval import bm25
-from mnemex.retrieval.bm25 import LexicalIndex
+from mnemex.retrieval.bm25 import LexicalIndex, Ranked
 from mnemex.store.sqlite import BM25_WEIGHTS, FTS_TOKENIZE
 from mnemex.text import query_terms
 from tests.conftest import FakeClock
@@ -278,3 +279,23 @@ def test_documents_map_to_their_timeline_rows_through_renumbering(
     assert [graph.timeline.ids[rows[doc]] for doc in ranked.docs] == [
         ranked.ids[doc] for doc in ranked.docs
     ]
+
+
+def _covered(best: float, dfs: list[int], size: int) -> float:
+    """The coverage of a ranking whose best match scored `best`."""
+    scores = np.array([best]) if best else np.zeros(0)
+    return Ranked(np.zeros(scores.size, dtype=np.int32), scores, ["m"], dfs, size).coverage()
+
+
+def test_coverage_is_the_share_of_the_query_the_best_match_holds() -> None:
+    size = 1000
+    idf = [math.log((size - df + 0.5) / (df + 0.5)) for df in (5, 40, 300)]
+    # A match on every word scores about the sum of their IDFs: the query is covered.
+    assert _covered(sum(idf), [5, 40, 300], size) == 1.0
+    # A match on the most common word alone covers little, one on the rarest more.
+    common, rare = _covered(idf[2], [5, 40, 300], size), _covered(idf[0], [5, 40, 300], size)
+    assert 0.0 < common < rare < 1.0
+    # A word no memory holds is part of the question the lexical channel cannot answer.
+    assert _covered(idf[0], [5, 0], size) < _covered(idf[0], [5], size) == 1.0
+    assert _covered(1.0, [], size) == _covered(1.0, [3], 0) == 1.0
+    assert _covered(0.0, [5], size) == 1.0  # nothing matched: nothing to weigh down

@@ -1,8 +1,6 @@
-"""Fusion: weighted RRF, the rarity-aware BM25 weight, query coverage, scaled priors, MMR."""
+"""Fusion: weighted RRF, the rarity-aware BM25 weight, scaled priors, MMR."""
 
 from __future__ import annotations
-
-import math
 
 import pytest
 
@@ -24,22 +22,6 @@ def test_bm25_weight_rises_with_rarity() -> None:
     assert fuse.bm25_weight(2.0, 1.0, rare) > fuse.bm25_weight(2.0, 1.0, common)
     assert fuse.bm25_weight(2.0, 0.0, rare) == fuse.bm25_weight(2.0, 0.0, common) == 2.0
     assert fuse.rarity([], 1000) == fuse.RARITY_MID
-
-
-def test_coverage_is_the_share_of_the_query_the_best_match_holds() -> None:
-    size = 1000
-    idf = [math.log((size - df + 0.5) / (df + 0.5)) for df in (5, 40, 300)]
-    # A match on every word scores about the sum of their IDFs: the query is covered.
-    assert fuse.coverage(sum(idf), [5, 40, 300], size) == 1.0
-    # A match on the most common word alone covers little, one on the rarest more.
-    common, rare = (
-        fuse.coverage(idf[2], [5, 40, 300], size),
-        fuse.coverage(idf[0], [5, 40, 300], size),
-    )
-    assert 0.0 < common < rare < 1.0
-    # A word no memory holds is part of the question the lexical channel cannot answer.
-    assert fuse.coverage(idf[0], [5, 0], size) < fuse.coverage(idf[0], [5], size) == 1.0
-    assert fuse.coverage(1.0, [], size) == fuse.coverage(1.0, [3], 0) == 1.0
 
 
 def test_priors_are_scaled_to_the_best_fused_score() -> None:

@@ -426,7 +426,7 @@ class LexicalIndex:
             return _EMPTY_DOCS, np.zeros(0)
         idf = []
         for held, _ in lists:
-            rarity = math.log((self._live - held.size + 0.5) / (held.size + 0.5))
+            rarity = inverse_frequency(held.size, self._live)
             idf.append(rarity if rarity > 0.0 else 1e-6)
         docs, counts = lists[0]
         weights: Scores | float = idf[0]
@@ -451,6 +451,11 @@ class LexicalIndex:
         return self._norm
 
 
+def inverse_frequency(df: int, size: int) -> float:
+    """A term's IDF as FTS5's bm25() takes it: log((N - df + 0.5) / (df + 0.5))."""
+    return math.log((size - df + 0.5) / (df + 0.5))
+
+
 def prune_common(terms: Sequence[int], dfs: Sequence[int], limit: int) -> list[int]:
     """Drop terms found in more than `limit` rows, unless that would drop every term."""
     kept = [term for term, df in zip(terms, dfs, strict=True) if df <= limit]
@@ -471,6 +476,15 @@ class Ranked:
     ids: list[str | None]  # the index's ids by document when ranked
     dfs: list[int]
     size: int  # memories in the index
+
+    def coverage(self) -> float:
+        """How much of the query the best match covers, in [0, 1]: its score over the sum of the
+        query words' IDFs (a word no memory holds counts at the largest IDF); 1.0 when nothing
+        matched or nothing is indexed."""
+        if not self.scores.size or self.size < 1 or not self.dfs:
+            return 1.0
+        mass = sum(max(inverse_frequency(df, self.size), 0.0) for df in self.dfs)
+        return 1.0 if mass <= 0 else max(0.0, min(1.0, float(self.scores.max()) / mass))
 
     def top(
         self, limit: int, passing: npt.NDArray[np.bool_] | None = None

@@ -53,15 +53,6 @@ def bm25_weight(base: float, gain: float, query_rarity: float) -> float:
     return max(0.0, base * (1.0 + gain * (query_rarity - RARITY_MID)))
 
 
-def coverage(best: float, dfs: Sequence[int], corpus_size: int) -> float:
-    """How much of the query the best lexical match covers, in [0, 1]: its BM25 score over the
-    sum of the query words' IDFs (a word no memory holds counts at the largest IDF)."""
-    if corpus_size < 1 or not dfs:
-        return 1.0
-    mass = sum(max(math.log((corpus_size - df + 0.5) / (df + 0.5)), 0.0) for df in dfs)
-    return 1.0 if mass <= 0 else max(0.0, min(1.0, best / mass))
-
-
 def add_priors(
     fused: dict[str, float], priors: Mapping[str, Mapping[str, float]], weights: Mapping[str, float]
 ) -> dict[str, float]:
