@@ -31,7 +31,24 @@ Spark|Hadoop|dbt|Tableau|Excel|Jira|Confluence|Notion|Figma|Sketch|Trello|Asana|
 Postman|Heroku|Vercel|Netlify|Cloudflare|AWS|GCP|Azure|EC2|S3|Lambda|ONNX|LLVM|WebAssembly|
 OAuth|JWT|gRPC|Protobuf|JSON|YAML|TOML|Markdown|LaTeX|CUDA|OpenGL|Vulkan|Unity|Unreal|
 Objective-C|Parquet|Flink|ZooKeeper|Solr|Lucene|Tomcat|RDS|EMR|EKS|ECS|SQS|SNS|CloudFront|
-Fargate|Cloud Run|Cloud Functions|Pub/Sub|Cosmos DB
+Fargate|Cloud Run|Cloud Functions|Pub/Sub|Cosmos DB|
+SciPy|Matplotlib|seaborn|Plotly|Bokeh|Polars|PySpark|Numba|Cython|JAX|XGBoost|LightGBM|
+CatBoost|statsmodels|SymPy|NetworkX|OpenCV|scikit-image|Dask|xarray|cartopy|GeoPandas|Shapely|
+GDAL|QGIS|PostGIS|netCDF|HDF5|Zarr|xESMF|Conda|Anaconda|Miniconda|mamba|micromamba|
+JupyterLab|Jupyter Notebook|Google Colab|RStudio|tidyverse|dplyr|ggplot2|knitr|R Markdown|Quarto|
+Stata|SPSS|MATLAB|Simulink|Mathematica|Slurm|Lmod|OpenMP|Snakemake|Nextflow|Airbyte|Fivetran|
+Debezium|Dagster|Metabase|Looker|Power BI|Databricks|Delta Lake|Trino|DuckDB|pgvector|Pinecone|
+Weaviate|Milvus|Qdrant|FAISS|MLflow|Kubeflow|Streamlit|Gradio|Vagrant|Istio|Linkerd|Argo CD|
+Kustomize|minikube|Podman|containerd|Traefik|HAProxy|Varnish|Logstash|Fluentd|Jaeger|
+OpenTelemetry|Splunk|Bazel|CMake|esbuild|Rollup|Storybook|Gatsby|Jekyll|Eleventy|htmx|Redux|
+MobX|Zustand|RxJS|Three.js|D3.js|Chart.js|Socket.IO|Prisma|TypeORM|Sequelize|Mongoose|
+Hibernate|Spring Boot|Quarkus|Micronaut|ASP.NET|.NET|Blazor|Entity Framework|Actix|Tokio|
+Symfony|WordPress|Drupal|Magento|Strapi|Contentful|Supabase|Firebase|Firestore|Hasura|tRPC|
+OpenAPI|Swagger|CloudFormation|Jetpack Compose|SwiftUI|UIKit|Retrofit|OkHttp|Ktor|
+Kotlin Multiplatform|Expo|Xamarin|CocoaPods|Fastlane|Crashlytics|Bitrise|JMeter|tmux|zsh|
+Homebrew|NixOS|CentOS|Rocky Linux|RHEL|Raspberry Pi|Arduino|SSH|WebSocket|WebRTC|MQTT|SAML|
+LDAP|WireGuard|OpenVPN|Tailscale|Sublime Text|Visual Studio|CLion|GoLand|DataGrip|
+RubyMine|PhpStorm|Notepad++
 """
 # Official names that put the maker or foundation first: "Apache Spark" is Spark, "Amazon S3"
 # and "AWS S3" are S3. Each vendor and the known names it may stand before.
@@ -47,7 +64,8 @@ _VENDOR_FORMS = {
 }
 _TECH_CASED = (
     "Go|Rust|Swift|Linear|Helix|Spring|Express|Slack|Zoom|Signal|Teams|Pulsar|R|C|Black|REST|"
-    "Hive|Iceberg|Beam|Superset|Druid|Redshift|Kinesis|Aurora|Glue|Athena|Dataflow"
+    "Hive|Iceberg|Beam|Superset|Druid|Redshift|Kinesis|Aurora|Glue|Athena|Dataflow|"
+    "Shiny|Vault|Consul|Nomad|Envoy|Prefect|Locust|Terraform Cloud"
 )
 # Names whose lowercase form is an everyday word ("a bun", "celery sticks", "our cargo", "the
 # outlook", "stripe", "poetry"): only the capitalised form is the name.
@@ -55,7 +73,7 @@ _EVERYDAY = frozenset(
     "Bun Cargo Celery Jest Flask Helm Sketch Unity Notion Poetry Yarn Loom Confluence Windows "
     "Bootstrap Canonical Oracle Stripe Discord Outlook Intercom Obsidian Parquet Cypress Dart "
     "Fedora Angular Ruby Selenium Sentry Postman Maven Rails Bash Elixir Telegram Excel Tableau "
-    "Playwright".split()
+    "Playwright Peloton Whoop Headspace Kayak Messenger Greenhouse Rollup Expo".split()
 )
 _ORG = """
 Google|Microsoft|Apple|Amazon|Meta|Facebook|OpenAI|Anthropic|Stripe|Netflix|Spotify|Uber|
@@ -68,7 +86,17 @@ iPhone|iPad|MacBook|Android|ChatGPT|Claude|Gemini|Copilot|GitHub Copilot|Kindle|
 Xbox|Nintendo Switch|WhatsApp|Telegram|Discord|Gmail|Outlook|Google Docs|Google Drive|
 Chrome|Firefox|Safari|Photoshop|Model 3|Model Y|PagerDuty|Opsgenie|1Password|LastPass|
 Bitwarden|Okta|Auth0|Miro|Loom|Calendly|Zendesk|Intercom|HubSpot|Mailchimp|Airtable|ClickUp|
-Basecamp|Google Meet|Microsoft Teams|Google Calendar|Google Sheets|Dropbox Paper
+Basecamp|Google Meet|Microsoft Teams|Google Calendar|Google Sheets|Dropbox Paper|
+Strava|Garmin Connect|Zwift|Peloton|Fitbit|Apple Watch|Oura|MyFitnessPal|Headspace|Duolingo|
+Audible|Goodreads|YouTube|Instagram|TikTok|Snapchat|Pinterest|Reddit|Messenger|Venmo|Zelle|
+Cash App|Splitwise|YNAB|Quicken|TurboTax|QuickBooks|Xero|FreshBooks|Gusto|Workday|BambooHR|
+Rippling|Greenhouse|Expensify|Concur|Webex|Skype|FaceTime|Google Maps|Waze|Citymapper|Lyft|
+DoorDash|Uber Eats|Deliveroo|Instacart|Expedia|Skyscanner|Google Flights|TripIt|Evernote|
+OneNote|Todoist|OmniFocus|Google Keep|Apple Notes|Roam Research|Logseq|Zotero|Mendeley|EndNote|
+Overleaf|Grammarly|Canva|Lightroom|Premiere Pro|Final Cut Pro|DaVinci Resolve|Audacity|
+GarageBand|Logic Pro|Ableton Live|Procreate|Blender|AutoCAD|Revit|SketchUp|SolidWorks|
+Fusion 360|Microsoft Word|PowerPoint|OneDrive|SharePoint|Google Slides|iCloud|WeTransfer|Coda|
+Monday.com|Smartsheet|Wrike|Pivotal Tracker|Sourcegraph|Vanta|Drata|Whoop|Kayak
 """
 # Standards, regulations and named practices: concepts, not the organisations spaCy makes them.
 _CONCEPT = """
@@ -103,6 +131,14 @@ ALIASES = {
     "js": "JavaScript",
     "gha": "GitHub Actions",
     "ts": "TypeScript",
+    "colab": "Google Colab",
+    "d3": "D3.js",
+    "threejs": "Three.js",
+    "mpl": "Matplotlib",
+    "jupyter lab": "JupyterLab",
+    "msword": "Microsoft Word",
+    "ms word": "Microsoft Word",
+    "gmaps": "Google Maps",
     "react.js": "React",
     "reactjs": "React",
     "vue.js": "Vue",
@@ -120,7 +156,8 @@ def ambiguous() -> frozenset[str]:
 APPS = frozenset(
     "Slack Zoom Teams Signal Figma Sketch Notion Jira Confluence Trello Asana Obsidian Linear "
     "Postman Excel Tableau Datadog Sentry Heroku Vercel Netlify GitHub GitLab Bitbucket "
-    "CircleCI".split()
+    "CircleCI Looker Metabase Databricks Splunk Supabase Firebase "
+    "Crashlytics Bitrise Tailscale".split()
 )
 
 

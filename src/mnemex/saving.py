@@ -24,6 +24,7 @@ from mnemex.decay.kinds import KINDS, NOTE
 from mnemex.embed import from_bytes
 from mnemex.engine import Engine, require
 from mnemex.errors import InvalidInputError
+from mnemex.graph import upkeep
 from mnemex.ledger import assertion
 from mnemex.ledger import save as ledger
 from mnemex.ledger.extract import Extraction
@@ -329,6 +330,9 @@ def write_draft(
     link_entities(tx, memory.id, draft.entities, now_us)
     if draft.enrichment:
         enrich.apply(tx, memory.id, draft.enrichment, now, tenant, exact_duplicate=bool(duplicates))
+        merged = upkeep.fold_aliases(tx, draft.enrichment.get("entity_aliases", {}), now)
+        if merged:  # nodes this memory showed to be another name of its entities
+            draft.enrichment["merged_entities"] = merged
     tx.log_event("save", now_us, memory.id, {"hash": draft.content_hash[:16]})
     result = SaveResult(id=memory.id, memory=engine.scored(memory, now_us))
     if repeated is not None:

@@ -163,6 +163,14 @@ def test_common_words_are_no_vendor_tool_names() -> None:
     assert known["azure cosmos db"][0] == "Cosmos DB" and known["apache spark"][0] == "Spark"
     assert "azure functions" not in known  # a maker's form only of a name the table knows
     assert not _named("the glue on the shelf, a beam of light, the hive of bees")
+    assert not _named("the vault is locked, the locust tree, a kayak on the roof")
+
+
+def test_tools_of_many_trades_are_known_in_lowercase_too() -> None:
+    """Scientific, data, mobile and everyday apps, not only a web developer's stack."""
+    found = _named("conda is too slow, switching to mamba; plotting with matplotlib and cartopy")
+    assert {"Conda", "mamba", "Matplotlib", "cartopy"} <= set(found)
+    assert _named("Logged the long run on Strava, paid Sam back on Venmo")["Strava"] == "PRODUCT"
 
 
 def test_value_patterns() -> None:
@@ -263,3 +271,52 @@ def test_the_category_model_votes_where_the_rules_are_weak(
     other = mem_store.for_tenant("rules-only")
     other.save(text)
     assert other.entity("Quince").category == "organization"
+
+
+@pytest.mark.parametrize(
+    ("text", "name", "nickname"),
+    [
+        ("Dmitri Volkov is our Android lead. Everyone calls him Dima.", "Dmitri Volkov", "Dima"),
+        ("Bernadette Walsh (Bernie to everyone) runs the unit", "Bernadette Walsh", "Bernie"),
+        ("Daniel Brooks (my husband, Dan to everyone) is an engineer", "Daniel Brooks", "Dan"),
+        ("Akosua Asante (Sua) starts her GCSEs in September", "Akosua Asante", "Sua"),
+        ("Oluwaseun Adeyemi, goes by Olu, starts Monday", "Oluwaseun Adeyemi", "Olu"),
+    ],
+)
+def test_a_message_can_give_a_name_its_nickname(text: str, name: str, nickname: str) -> None:
+    from mnemex.analysis.canon import declared_aliases
+
+    start = text.index(name)
+    assert declared_aliases(text, [(name, start, start + len(name))]) == {name: [nickname]}
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Sara Lopez (Stripe) is the new PM on payments",  # her firm, not her name
+        "Tom Reed (Product) owns the roadmap",
+        "Priya Nair calls him Raj Patel's deputy",  # a name of two words is someone else
+    ],
+)
+def test_a_bracket_or_a_call_that_names_something_else_is_no_nickname(text: str) -> None:
+    from mnemex.analysis.canon import declared_aliases
+
+    name = " ".join(text.split()[:2])
+    assert declared_aliases(text, [(name, 0, len(name))]) == {}
+
+
+def test_an_opening_proper_noun_with_a_finite_verb_is_a_name() -> None:
+    """spaCy tags "Darnell" a proper noun and "thinks" a finite verb, but names nothing."""
+    assert "Darnell" in _named("Darnell thinks 3:40 is realistic if the long runs go well")
+    assert _named("Lunch was great today") == {}
+    assert _named("Standup moved to 10am") == {}
+
+
+def test_a_generic_medicine_name_is_a_concept_in_any_case() -> None:
+    """By the stems of international nonproprietary names, not a list of drugs."""
+    from mnemex.analysis.canon import categorise
+
+    found = _named("Dr Osei started dad on metformin; Midazolam and apixaban stay as they are")
+    assert {found[n] for n in ("metformin", "Midazolam", "apixaban")} == {"MEDICINE"}
+    assert categorise("MEDICINE", "pattern", "on metformin", 3, 12, None) == ("concept", 2)
+    assert _named("April is busy, cholesterol is fine and the tide is out") == {}

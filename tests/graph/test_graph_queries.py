@@ -248,3 +248,39 @@ def test_cli_graph_path_and_maint(tmp_path: Path, monkeypatch: pytest.MonkeyPatc
     assert scan.exit_code == 0, scan.output
     fix = runner.invoke(cli, ["--db", db, "maint", "fix", "--json"])
     assert json.loads(fix.output)["dry_run"] is True
+
+
+def test_a_nickname_a_memory_gives_folds_its_node_undoably(mem_store: MemoryStore) -> None:
+    """ "Dima" had a node of its own until a memory says who Dima is: the merge is a
+    `maint_fix` event like any other, and `maint undo` puts the node back."""
+    mem_store.save("Dima wants a written plan for the cutover by Friday")
+    assert mem_store.entity("Dima").name == "Dima"
+    saved = mem_store.save("Dmitri Volkov is our Android lead. Everyone calls him Dima.")
+    assert saved.enrichment["merged_entities"] == ["Dima"]
+    assert mem_store.entity("Dima").name == "Dmitri Volkov"
+    assert len(mem_store.memories(entity="Dmitri Volkov")) == 2
+    fix = next(e for e in mem_store.events(limit=10) if e.kind == "maint_fix")
+    assert fix.payload["names"] == ["Dmitri Volkov", "Dima"]
+    mem_store.maint_undo(fix.subject_id)
+    assert mem_store.entity("Dima").name == "Dima"
+    assert len(mem_store.memories(entity="Dima")) == 1
+
+
+def test_a_first_name_ner_alone_took_for_a_firm_is_the_full_names_node(
+    mem_store: MemoryStore,
+) -> None:
+    mem_store.save("Kasia can babysit Saturday 6-11, she charges $22/hr now")
+    assert mem_store.entity("Kasia").category == "organization"  # the small model's label
+    mem_store.save("Kasia Nowak is free most Wednesdays")
+    assert mem_store.entity("Kasia").name == "Kasia Nowak"
+    assert mem_store.entity("Kasia Nowak").category == "person"
+    # nor one a message said is someone in particular
+    mem_store.save("Grace, our paralegal, is off sick today, so I'm covering her files myself.")
+    assert mem_store.entity("Grace").category == "organization"
+    mem_store.save("First meeting with Grace Mwangi on Thursday, she's a new client")
+    assert mem_store.entity("Grace").name == "Grace"
+    # a place the sentence itself says is one keeps its node
+    mem_store.save("We moved to Sofia last spring, the flat is near the centre")
+    mem_store.save("Sofia Harrington is my niece")
+    assert mem_store.entity("Sofia").name == "Sofia"
+    assert mem_store.entity("Sofia").category == "place"

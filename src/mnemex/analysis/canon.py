@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
+from typing import Any
 
 from mnemex import gazetteer
 from mnemex.text import UPPER
@@ -42,6 +43,7 @@ BY_LABEL = {
     "LANGUAGE": "concept",
     "SERVICE": "project",  # a service or component of one ("auth-gateway")
     "CONCEPT": "concept",  # a standard or a practice the gazetteer knows ("GDPR", "Scrum")
+    "MEDICINE": "concept",  # a generic drug name ("apixaban")
 }
 # Head nouns that say what the name beside them is ("the Orion project", "Zed is an editor").
 _HEADS: dict[str, str] = {}
@@ -126,7 +128,20 @@ ORG_NAME_TAILS = frozenset(
 _ALIAS_DECLARED = re.compile(
     rf"\b(?:goes by|aka|a\.k\.a\.|also known as|known as|nicknamed)\s+([{UPPER}][\w'’-]+)"
 )
-_ALIAS_PAREN = re.compile(rf"^\s*\(([{UPPER}][\w'’-]+(?: [{UPPER}][\w'’-]+)?)\)")
+# "Everyone calls him Dima", "we call her Bea": the name just before is the node (not when a
+# person calls them so: "Priya calls him ..." may speak of someone else).
+_ALIAS_CALLED = re.compile(
+    r"\b(?i:everyone|everybody|we|they|people|friends|family|the \w+|I)\s+"
+    r"(?:all\s+|usually\s+|just\s+|always\s+)?(?:calls?|call)\s+(?:him|her|them)\s+"
+    rf"([{UPPER}][\w'’-]+)\b(?!\s*[{UPPER}])"
+)
+# A name's brackets: "(Bernie to everyone)", "(my husband, Dan to everyone)", "(Bea for short)",
+# or a bare word that is a form of the first name ("Bernadette Walsh (Bernie)").
+_ALIAS_PAREN = re.compile(
+    rf"^\s*\((?:[^()]{{0,40}}?,\s*)?([{UPPER}][\w'’-]+)"
+    r"(\s+(?:to\s+(?:everyone|everybody|friends|family|us|the\s+\w+|his\s+\w+|her\s+\w+)"
+    r"|for\s+short))?\s*\)"
+)
 _VALUE_START = re.compile(
     r"^(?:on|in|at|by|to|for|from|since|until|every|each|last|next|this|the|a|an|about|"
     r"around|before|after|allergic|very|really|not|no)\b",
@@ -221,6 +236,21 @@ def kin_word(text: str, start: int, end: int) -> str | None:
     return match.group(1).casefold() if match else None
 
 
+# What a person is, said beside a lone name: "Grace, our paralegal, ...", "our nanny Grace".
+_ROLE_AFTER = re.compile(
+    r"^\s*,\s*(?:my|our|the)\s+(?:[\w-]+\s+){0,2}?([a-z][a-z-]+)"
+    r"(?=\s*(?:[,.;)]|$)|\s+(?:at|from|for|in|on|of|who|with|and)\b)"
+)
+_ROLE_BEFORE = re.compile(r"\b(?:my|our)\s+(?:[\w-]+\s+){0,2}?([a-z][a-z-]+)\s*,?\s*$")
+
+
+def role_word(text: str, start: int, end: int) -> str | None:
+    """What the message says the person named at [start, end) is, beside the name: "paralegal"
+    in "Grace, our paralegal, is off sick" and in "our paralegal Grace"."""
+    match = _ROLE_AFTER.match(text[end:]) or _ROLE_BEFORE.search(text[:start])
+    return match.group(1).casefold() if match else None
+
+
 def other_kin(kin: str | None, other: str | None) -> bool:
     """Whether a person called `kin` to the user is someone else than a person called `other`
     (or nothing): "my nephew Amir" is not the Amir Khalil nobody called a nephew."""
@@ -300,6 +330,8 @@ def categorise(
     gazetteer and the context count double; the lexicon and NER's label once."""
     if _EVENT_NAME.search(text[start:end]):
         return "event", 2  # "Snowflake Summit": the gathering, not the maker's product
+    if label == "MEDICINE":
+        return "concept", 2
     if source == "ruler" and label in BY_LABEL:
         name = text[start:end]
         if label == "TECH" and any(name.casefold() == a.casefold() for a in gazetteer.APPS):
@@ -334,6 +366,25 @@ def categorise(
         return "person", 1
     category = BY_LABEL.get(label)
     return None if category is None else (category, 1)
+
+
+SURE_VOTE = 2  # a vote this heavy came from the gazetteer or the context, not NER's label alone
+
+
+def category_guessed(details: Mapping[str, Any], category: str | None) -> bool:
+    """Whether a node's category rests on NER's labels alone (no vote of SURE_VOTE for it):
+    the small model calls many lone first names a firm or a place ("Naomi", "Akosua"). A
+    category a person set, or one on a node from before this was recorded, counts as sure."""
+    sure = details.get("category_sure")
+    if category is None or sure is None or details.get("category_set_by") == "user":
+        return False
+    return category not in sure
+
+
+def guessed_first_name(details: Mapping[str, Any], category: str | None) -> bool:
+    """Whether a lone name's node may be a person's whatever its category says: the category is
+    NER's guess (`category_guessed`) and no message said who it is ("Grace, our paralegal")."""
+    return category_guessed(details, category) and not details.get("role")
 
 
 def voted(votes: Mapping[str, int]) -> str | None:
@@ -373,13 +424,26 @@ def acronym_of(short: str, name: str) -> bool:
 
 
 def declared_aliases(text: str, names: list[tuple[str, int, int]]) -> dict[str, list[str]]:
-    """Other names a message gives a named thing: "Jessica Moreno ..., goes by Jess", "Mum
-    (Ruth)" (the name in brackets is the node; the word before it its alias)."""
+    """Other names a message gives a named thing: "Jessica Moreno ..., goes by Jess", "Dmitri
+    Volkov ... everyone calls him Dima", "Bernadette Walsh (Bernie to everyone)", "Daniel Brooks
+    (Dan)" (a bare bracketed word only when it is a form of the first name, not "(Stripe)");
+    "Mum (Ruth)" (the name in brackets is the node; the word before it its alias)."""
     found: dict[str, list[str]] = {}
     for match in _ALIAS_DECLARED.finditer(text):
         before = [n for n in names if n[2] <= match.start()]
         if before:
             found.setdefault(before[0][0], []).append(match.group(1))
+    for match in _ALIAS_CALLED.finditer(text):
+        before = [n for n in names if n[2] <= match.start() and " " in n[0]]
+        if before and not before[-1][0].casefold().startswith(match.group(1).casefold() + " "):
+            found.setdefault(before[-1][0], []).append(match.group(1))
+    for name, _, end in names:
+        paren = _ALIAS_PAREN.match(text[end:])
+        if paren is None or " " not in name or paren.group(1) in name.split():
+            continue
+        word, first = paren.group(1).casefold(), name.split()[0].casefold()
+        if paren.group(2) or (len(word) >= 3 and (word[:3] == first[:3] or word in first)):
+            found.setdefault(name, []).append(paren.group(1))
     for name, start, _ in names:
         word = re.search(r"([A-Za-z][\w'’-]+)\s*$", text[:start].rstrip(" ("))
         if word and text[:start].rstrip().endswith("(") and word.group(1).casefold() in GENERIC:

@@ -214,6 +214,13 @@ def _entities(
     kin = {m.text: word for m in named if (word := canon.kin_word(draft.content, m.start, m.end))}
     if kin:
         filled["entity_kin"] = kin
+    roles = {
+        m.text: word
+        for m in named
+        if " " not in m.text and (word := canon.role_word(draft.content, m.start, m.end))
+    }
+    if roles:
+        filled["entity_roles"] = roles
     surfaces: dict[str, list[str]] = {}
     for m in named:
         said = draft.content[m.start : m.end].strip()
@@ -281,11 +288,8 @@ def apply(
             node = canonical.get(name, name)  # "Dr. Amara Osei" votes for Amara Osei
             entity_id = tx.upsert_entity(node, now=now_us)[0]
             vote(tx, entity_id, category, weights.get(name, 1))
-        for name, word in enrichment.get("entity_kin", {}).items():
-            entity_id = tx.upsert_entity(canonical.get(name, name), now=now_us)[0]
-            entity = tx.get_entities([entity_id]).get(entity_id)
-            if entity is not None and not entity.details.get("kin"):
-                tx.update_entity(entity_id, {"details": {**entity.details, "kin": word}})
+        _note(tx, enrichment.get("entity_kin", {}), "kin", canonical, now_us)
+        _note(tx, enrichment.get("entity_roles", {}), "role", canonical, now_us)
         for said in enrichment.get("relations", []):
             found = {
                 **said,
@@ -306,6 +310,18 @@ def apply(
         enrichment.setdefault("errors", []).append(f"apply: {type(exc).__name__}: {exc}")
 
 
+def _note(
+    tx: Tx, words: Mapping[str, str], key: str, canonical: Mapping[str, str], now_us: int
+) -> None:
+    """Keep what the message called each person (`kin`, `role`) on their node, the first
+    word said only."""
+    for name, word in words.items():
+        entity_id = tx.upsert_entity(canonical.get(name, name), now=now_us)[0]
+        entity = tx.get_entities([entity_id]).get(entity_id)
+        if entity is not None and not entity.details.get(key):
+            tx.update_entity(entity_id, {"details": {**entity.details, key: word}})
+
+
 def vote(tx: Tx, entity_id: str, category: str, weight: int = 1) -> None:
     """Count one more piece of evidence for the entity's category; the entity takes the kind
     with most votes, unless a person set its category (that is never overridden)."""
@@ -315,7 +331,11 @@ def vote(tx: Tx, entity_id: str, category: str, weight: int = 1) -> None:
     votes = dict(entity.details.get("category_votes", {}))
     votes[category] = votes.get(category, 0) + weight
     best = canon.voted(votes)
-    changes: dict[str, Any] = {"details": {**entity.details, "category_votes": votes}}
+    sure = set(entity.details.get("category_sure", []))
+    if weight >= canon.SURE_VOTE:
+        sure.add(category)
+    details = {**entity.details, "category_votes": votes, "category_sure": sorted(sure)}
+    changes: dict[str, Any] = {"details": details}
     if best != entity.category:
         changes["category"] = best
     tx.update_entity(entity_id, changes)
@@ -373,6 +393,10 @@ def canonical_names(
             # ("Harbor", a project, is not "Harbor Dental").
             kind = "person" if person else categories.get(name) or categories.get(said)
             fits = alone.category in (None, kind) or (not person and kind is None)
+            # A lone first name NER alone took for a firm or a place is the person the full
+            # name names ("Naomi" then "Naomi Asante"), unless it was said to be someone in
+            # particular ("Grace, our paralegal" is not the new client Grace Mwangi).
+            fits = fits or (person and canon.guessed_first_name(alone.details, alone.category))
             fits = fits and not canon.other_kin(alone.details.get("kin"), kin.get(said))
             if alone.name.casefold() == short.casefold() and fits and not _longer(tx, short):
                 tx.update_entity(alone.id, {"name": name})

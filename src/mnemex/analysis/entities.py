@@ -64,6 +64,20 @@ _PATTERNS.append(
         ),
     )
 )
+# A medicine's generic name, by the stems of the WHO's International Nonproprietary Names
+# ("metoprolol", "apixaban", "empagliflozin", "erenumab"): a concept, in lowercase too.
+_INN_STEMS = (
+    "olol|pril|sartan|dipine|statin|prazole|tidine|xaban|gliflozin|gliptin|glutide|formin|"
+    "profen|fenac|coxib|oxetine|triptan|lukast|setron|parin|azepam|azolam|cillin|mycin|"
+    "cycline|floxacin|oxacin|conazole|vir|mab|tinib|dronate|semide|thiazide|sone|olone|caine|"
+    "afil|terol|tropium|izine|idine"
+)
+_PATTERNS.append(
+    (
+        "MEDICINE",
+        re.compile(rf"(?<![\w-])(?!(?i:cholesterol))[A-Za-z][a-z]{{2,}}(?:{_INN_STEMS})(?![\w-])"),
+    )
+)
 _DROP_SPACY = frozenset({"CARDINAL", "ORDINAL", "QUANTITY", "PERCENT", "MONEY", "NORP"})
 _CAPITALISED = re.compile(rf"\b[{UPPER}][\w'’.-]*{ALNUM}(?:\s+[{UPPER}][\w'’.-]*{ALNUM})*")
 WORD_RUN = re.compile(r"[\w][\w.+#-]*[\w+#]|\w")
@@ -215,8 +229,10 @@ def gazetteer_mentions(text: str) -> list[Mention]:
     return found
 
 
-def capitalised_mentions(text: str) -> list[Mention]:
-    """Capitalised word runs (fallback names); sentence-initial only when a verb follows."""
+def capitalised_mentions(text: str, tagged: Sequence[Token] = ()) -> list[Mention]:
+    """Capitalised word runs (fallback names); sentence-initial only when a verb follows: one
+    of the verbs people do, or (with the `tagged` words) a finite verb after a word the tagger
+    calls a proper noun ("Darnell thinks", "Naomi reckons")."""
     found = []
     for match in _CAPITALISED.finditer(text):
         words = match.group(0).split()
@@ -231,10 +247,28 @@ def capitalised_mentions(text: str) -> list[Mention]:
         name = clean(" ".join(words))
         if len(name) < 2 or name.casefold() in _NOT_NAMES or _misread(text, start, name):
             continue
-        if initial and not _SUBJECT_VERB.match(text[start + len(name) :]):
+        if initial and not (
+            _SUBJECT_VERB.match(text[start + len(name) :]) or _proper_subject(tagged, start, name)
+        ):
             continue
         found.append(Mention(name, "NAME", start, start + len(name), "fallback"))
     return found
+
+
+def _proper_subject(words: Sequence[Token], start: int, name: str) -> bool:
+    """A one-word name the tagger calls a proper noun, followed by a finite verb."""
+    if " " in name:
+        return False
+    at = next((i for i, w in enumerate(words) if w.start == start), None)
+    return (
+        at is not None
+        and at + 1 < len(words)
+        and words[at].tag == "NNP"
+        and words[at + 1].tag in _FINITE_TAGS
+    )
+
+
+_FINITE_TAGS = frozenset({"VBZ", "VBD"})
 
 
 @dataclass(frozen=True, slots=True)
@@ -399,9 +433,11 @@ def extract(text: str, *, use_spacy: bool = True) -> list[Mention]:
     """Entities and values of `text`: spaCy when available, patterns always."""
     nlp = load_spacy() if use_spacy else None
     found = pattern_mentions(text)
-    fallback = capitalised_mentions(text)
+    words: list[Token] = []
     if nlp is not None:
         words, ents = parse(nlp, text)
+    fallback = capitalised_mentions(text, words)
+    if nlp is not None:
         found += [
             _extended(_without_verb(m, words) if m.source == "spacy" else m, words)
             for m in spacy_mentions(nlp, text)

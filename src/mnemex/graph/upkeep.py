@@ -133,7 +133,9 @@ def _duplicates(
         add(full, alone, "a short form of its name")
     for e in entities:
         words = e.name.split()
-        if len(words) == 1 and e.category in (None, "person"):
+        if len(words) == 1 and (
+            e.category in (None, "person") or canon.guessed_first_name(e.details, e.category)
+        ):
             people = firsts.get(normalize_name(e.name), [])
             if len(people) == 1 and not canon.other_kin(
                 e.details.get("kin"), people[0].details.get("kin")
@@ -322,6 +324,36 @@ def _apply(tx: Tx, f: Finding, now: datetime, now_us: int) -> dict[str, Any] | N
         tx.update_relation(r.id, {"from_id": r.to_id, "to_id": r.from_id, "type": INVERSES[r.type]})
         return {"relation": r.id, "was": [r.from_id, r.to_id, r.type]}
     return None
+
+
+def fold_aliases(tx: Tx, aliases: dict[str, list[str]], now: datetime) -> list[str]:
+    """Merge the nodes a memory shows to be another name of one of its entities ("dima", a node
+    of its own, then "Dmitri Volkov ... everyone calls him Dima"), as `maint fix` would: one
+    `maint_fix` audit event each, undoable. Returns the merged names."""
+    merged: list[str] = []
+    for name, said in aliases.items():
+        keep = tx.find_entity(name)
+        if keep is None or keep.expired_at is not None:
+            continue
+        for alias in said:
+            other = tx.find_entity(alias)
+            if (
+                other is None
+                or other.id == keep.id
+                or other.expired_at is not None
+                or normalize_name(other.name) != normalize_name(alias)
+            ):
+                continue
+            undo = merge(tx, keep.id, other.id, now)
+            tx.log_event(
+                "maint_fix",
+                to_micros(now),
+                new_id("fix"),
+                {"kind": "duplicate", "names": [keep.name, other.name], "undo": undo,
+                 "reason": "a name the memory gives it"},
+            )  # fmt: skip
+            merged.append(other.name)
+    return merged
 
 
 def merge(tx: Tx, keep_id: str, drop_id: str, now: datetime) -> dict[str, Any]:
