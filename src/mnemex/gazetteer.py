@@ -7,7 +7,19 @@ Each entry maps a surface form to (canonical name, label). Forms that are also c
 from __future__ import annotations
 
 import functools
+import re
 
+# A medicine's generic name, by the stems of the WHO's International Nonproprietary Names
+# ("metoprolol", "apixaban", "empagliflozin", "erenumab"): in lowercase too.
+_INN_STEMS = (
+    "olol|pril|sartan|dipine|statin|prazole|tidine|xaban|gliflozin|gliptin|glutide|formin|"
+    "profen|fenac|coxib|oxetine|triptan|lukast|setron|parin|azepam|azolam|cillin|mycin|"
+    "cycline|floxacin|oxacin|conazole|vir|mab|tinib|dronate|semide|thiazide|sone|olone|caine|"
+    "afil|terol|tropium|izine|idine"
+)
+MEDICINE = re.compile(
+    rf"(?<![\w-])(?!(?i:cholesterol))[A-Za-z][a-z]{{2,}}(?:{_INN_STEMS})(?![\w-])"
+)
 TECH = "TECH"
 ORG = "ORG"
 PRODUCT = "PRODUCT"

@@ -64,20 +64,7 @@ _PATTERNS.append(
         ),
     )
 )
-# A medicine's generic name, by the stems of the WHO's International Nonproprietary Names
-# ("metoprolol", "apixaban", "empagliflozin", "erenumab"): a concept, in lowercase too.
-_INN_STEMS = (
-    "olol|pril|sartan|dipine|statin|prazole|tidine|xaban|gliflozin|gliptin|glutide|formin|"
-    "profen|fenac|coxib|oxetine|triptan|lukast|setron|parin|azepam|azolam|cillin|mycin|"
-    "cycline|floxacin|oxacin|conazole|vir|mab|tinib|dronate|semide|thiazide|sone|olone|caine|"
-    "afil|terol|tropium|izine|idine"
-)
-_PATTERNS.append(
-    (
-        "MEDICINE",
-        re.compile(rf"(?<![\w-])(?!(?i:cholesterol))[A-Za-z][a-z]{{2,}}(?:{_INN_STEMS})(?![\w-])"),
-    )
-)
+_PATTERNS.append(("MEDICINE", gazetteer.MEDICINE))
 _DROP_SPACY = frozenset({"CARDINAL", "ORDINAL", "QUANTITY", "PERCENT", "MONEY", "NORP"})
 _CAPITALISED = re.compile(rf"\b[{UPPER}][\w'’.-]*{ALNUM}(?:\s+[{UPPER}][\w'’.-]*{ALNUM})*")
 WORD_RUN = re.compile(r"[\w][\w.+#-]*[\w+#]|\w")

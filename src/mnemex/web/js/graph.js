@@ -141,7 +141,7 @@ export async function entityView(root, name) {
   const relations = graph.edges.filter((r) => r.type !== "mentions");
   const memories = graph.nodes.filter((n) => n.kind === "memory");
   // Bookkeeping of enrichment (category votes, who set what, the Markdown it builds) is not a detail.
-  const kept = (k) => !["markdown", "category_votes", "category_set_by", "summary_set_by", "attributes"].includes(k);
+  const kept = (k) => !["markdown", "category_votes", "category_sure", "category_set_by", "summary_set_by", "attributes"].includes(k);
   const details = Object.entries(e.details || {}).filter(([k]) => kept(k));
   mount(root, h("h1", { id: "entity-name" }, e.name),
     h("p", {}, badge(e.category || "other"), e.tags.map((t) => badge(t, "tag")), e.aliases.length ? ` also: ${e.aliases.join(", ")}` : ""),
