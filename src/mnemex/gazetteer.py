@@ -60,7 +60,7 @@ OpenAPI|Swagger|CloudFormation|Jetpack Compose|SwiftUI|UIKit|Retrofit|OkHttp|Kto
 Kotlin Multiplatform|Expo|Xamarin|CocoaPods|Fastlane|Crashlytics|Bitrise|JMeter|tmux|zsh|
 Homebrew|NixOS|CentOS|Rocky Linux|RHEL|Raspberry Pi|Arduino|SSH|WebSocket|WebRTC|MQTT|SAML|
 LDAP|WireGuard|OpenVPN|Tailscale|Sublime Text|Visual Studio|CLion|GoLand|DataGrip|
-RubyMine|PhpStorm|Notepad++
+RubyMine|PhpStorm|Notepad++|Terraform Cloud
 """
 # Official names that put the maker or foundation first: "Apache Spark" is Spark, "Amazon S3"
 # and "AWS S3" are S3. Each vendor and the known names it may stand before.
@@ -77,7 +77,7 @@ _VENDOR_FORMS = {
 _TECH_CASED = (
     "Go|Rust|Swift|Linear|Helix|Spring|Express|Slack|Zoom|Signal|Teams|Pulsar|R|C|Black|REST|"
     "Hive|Iceberg|Beam|Superset|Druid|Redshift|Kinesis|Aurora|Glue|Athena|Dataflow|"
-    "Shiny|Vault|Consul|Nomad|Envoy|Prefect|Locust|Terraform Cloud"
+    "Shiny|Vault|Consul|Nomad|Envoy|Prefect|Locust"
 )
 # Names whose lowercase form is an everyday word ("a bun", "celery sticks", "our cargo", "the
 # outlook", "stripe", "poetry"): only the capitalised form is the name.
@@ -85,7 +85,9 @@ _EVERYDAY = frozenset(
     "Bun Cargo Celery Jest Flask Helm Sketch Unity Notion Poetry Yarn Loom Confluence Windows "
     "Bootstrap Canonical Oracle Stripe Discord Outlook Intercom Obsidian Parquet Cypress Dart "
     "Fedora Angular Ruby Selenium Sentry Postman Maven Rails Bash Elixir Telegram Excel Tableau "
-    "Playwright Peloton Whoop Headspace Kayak Messenger Greenhouse Rollup Expo".split()
+    "Playwright Peloton Whoop Headspace Kayak Messenger Greenhouse Rollup Expo Concur Coda Gusto "
+    "Quicken Audible Varnish Mongoose Hibernate Shapely Storybook Vagrant Workday Rippling "
+    "Procreate Blender Quarto Bokeh Anaconda".split()
 )
 _ORG = """
 Google|Microsoft|Apple|Amazon|Meta|Facebook|OpenAI|Anthropic|Stripe|Netflix|Spotify|Uber|

@@ -164,6 +164,7 @@ def test_common_words_are_no_vendor_tool_names() -> None:
     assert "azure functions" not in known  # a maker's form only of a name the table knows
     assert not _named("the glue on the shelf, a beam of light, the hive of bees")
     assert not _named("the vault is locked, the locust tree, a kayak on the roof")
+    assert not _named("I concur: the blender can hibernate in the cupboard, a long workday")
 
 
 def test_tools_of_many_trades_are_known_in_lowercase_too() -> None:
