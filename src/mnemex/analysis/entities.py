@@ -420,11 +420,9 @@ def extract(text: str, *, use_spacy: bool = True) -> list[Mention]:
     """Entities and values of `text`: spaCy when available, patterns always."""
     nlp = load_spacy() if use_spacy else None
     found = pattern_mentions(text)
-    words: list[Token] = []
     if nlp is not None:
         words, ents = parse(nlp, text)
-    fallback = capitalised_mentions(text, words)
-    if nlp is not None:
+        fallback = capitalised_mentions(text, words)
         found += [
             _extended(_without_verb(m, words) if m.source == "spacy" else m, words)
             for m in spacy_mentions(nlp, text)
@@ -440,6 +438,7 @@ def extract(text: str, *, use_spacy: bool = True) -> list[Mention]:
             )
         ]
     else:
+        fallback = capitalised_mentions(text)
         found += gazetteer_mentions(text)
     mentions = merge(found + [t for m in fallback if (t := _trimmed(m, found)) is not None])
     mentions = [m for m in _people(mentions, text) if _whole(m.text)]

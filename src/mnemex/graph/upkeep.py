@@ -288,14 +288,17 @@ def fix(
         if undo is None:
             continue
         finding.fixed = True
-        finding.fix_id = new_id("fix")
-        tx.log_event(
-            "maint_fix",
-            now_us,
-            finding.fix_id,
-            {"kind": finding.kind, "names": finding.names, "undo": undo},
-        )
+        finding.fix_id = _logged(tx, finding.kind, finding.names, undo, now_us)
     return report
+
+
+def _logged(
+    tx: Tx, kind: str, names: list[str], undo: dict[str, Any], now_us: int, **extra: str
+) -> str:
+    """Record one fix as the `maint_fix` audit event `undo` reads; returns its id."""
+    fix_id = new_id("fix")
+    tx.log_event("maint_fix", now_us, fix_id, {"kind": kind, "names": names, "undo": undo, **extra})
+    return fix_id
 
 
 def _apply(tx: Tx, f: Finding, now: datetime, now_us: int) -> dict[str, Any] | None:
@@ -345,13 +348,8 @@ def fold_aliases(tx: Tx, aliases: dict[str, list[str]], now: datetime) -> list[s
             ):
                 continue
             undo = merge(tx, keep.id, other.id, now)
-            tx.log_event(
-                "maint_fix",
-                to_micros(now),
-                new_id("fix"),
-                {"kind": "duplicate", "names": [keep.name, other.name], "undo": undo,
-                 "reason": "a name the memory gives it"},
-            )  # fmt: skip
+            reason = "a name the memory gives it"
+            _logged(tx, "duplicate", [keep.name, other.name], undo, to_micros(now), reason=reason)
             merged.append(other.name)
     return merged
 
