@@ -104,6 +104,7 @@ class Settings:
     # Fact ledger (ledger/). Relation-name mapping thresholds: calibrated on the labelled pairs
     # of bench/data/relation_pairs.json (`mnemex eval relations`, figures in the README).
     ledger_extract: bool = True  # unkeyed saves extract (subject, relation, value) statements
+    ledger_parse: bool = True  # clauses the patterns leave unread are parsed (ledger/cores.py)
     ledger_search: bool = True  # search puts the memory stating an asked-for key's value first
     ledger_resolve: bool = True  # search answers with the latest assertion of the asked attribute
     resolve_extracted: bool = True  # ... also over what the ledger extracted (not over keyed facts)

@@ -16,7 +16,7 @@ from datetime import datetime
 from typing import Any
 
 from mnemex import limits
-from mnemex.analysis import canon, enrich
+from mnemex.analysis import canon, enrich, parsing
 from mnemex.clock import system_clock, to_micros
 from mnemex.config import Settings
 from mnemex.decay import reinforce
@@ -219,8 +219,10 @@ def read_statements(engine: Engine, tx: Tx, drafts: Sequence[Draft]) -> None:
     """Read what each draft states for the ledger, and embed what choosing its facts' keys will
     compare, in one batch before the write lock (see the module's note on what is left); what
     the store kept of earlier embeddings is read instead."""
+    settings = engine.settings
+    parse = parsing.dependencies if settings.analysis_spacy and settings.ledger_parse else None
     for draft in drafts:
-        draft.statements = ledger.statements(draft.content, draft.key, engine.settings)
+        draft.statements = ledger.statements(draft.content, draft.key, settings, parse)
     read = [draft.statements for draft in drafts if draft.statements is not None]
     with engine.phrases.reading(tx):
         ledger.warm(tx, read, engine.similarity())
@@ -296,7 +298,7 @@ def write_draft(
             draft.statements,
         )
     )
-    if plan.restates is not None:
+    if plan.restates is not None and not duplicates:  # the same words again fold as a repeat
         return _restated(engine, tx, plan.restates, now)
     known = {name.casefold() for name in draft.entities}
     extra = [

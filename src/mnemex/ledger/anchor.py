@@ -70,6 +70,14 @@ _TENTATIVE = re.compile(
     r"recommend(?:s|ed)?|suggest(?:s|ed)?|advis(?:es|ed)|propos(?:es|ed)|urg(?:es|ed))\b",
     re.IGNORECASE,
 )
+# Verbs of leaving a value, capitalised at a sentence's start ("Leaving Fernleaf!"): no part
+# of the name after them.
+_LEAVING = frozenset(
+    "leaving left quit quitting dropped ditched sold cancelled canceled swapped replaced".split()
+)
+# Clauses that add a value beside the held one ("Signed up for ProtonVPN too", "a second
+# car") replace nothing.
+_ADDING = re.compile(r"\b(?:too|also|as\s+well|another|second|additional)\b", re.IGNORECASE)
 ANCHORED_CONFIDENCE = 0.6  # below a pattern's 0.9: the words were not understood, only anchored
 RELATIONS_CONSIDERED = 50
 
@@ -114,22 +122,24 @@ def value_relations(tx: Tx, span: Span) -> Counter[str]:
 
 
 def _user(tx: Tx, clause: str) -> str | None:
-    """The user's entity id, when the clause speaks in the first person and the user has facts."""
-    if _FIRST_PERSON.search(clause) is None:
-        return None
+    """The user's entity id, when the clause speaks in the first person (or is a note that
+    opens with its verb) and the user has facts."""
+    if _FIRST_PERSON.search(clause) is None and OPENING_VERB.match(clause.lstrip()) is None:
+        return None  # "Sold the Yaris and bought a Leaf": a note opening with its verb
     entity = tx.find_entity(USER)
     return entity.id if entity is not None and tx.has_facts(entity.id) else None
 
 
 def _values(tx: Tx, found: list[Span], clause: str) -> list[Span]:
-    """Value spans, a leading clause word dropped ("Scratch Vim" -> "Vim", "Note Vim" -> ...),
+    """Value spans, a leading clause word dropped ("Scratch Vim" -> "Vim", "Leaving Fernleaf"),
     and a span split where a value the ledger knows ends it ("Honestly Neovim")."""
     out = []
     for span in found:
         words = [(m.start(), m.group(0)) for m in re.finditer(r"\S+", span.text)]
         while words and (
             words[0][1].casefold() in _STARTERS
-            or (span.start + words[0][0] == 0 and OPENING_VERB.match(clause))
+            or words[0][1].casefold() in _LEAVING
+            or _opens(clause, span.start + words[0][0])
         ):
             words = words[1:]
         for skip in range(1, len(words)):
@@ -140,6 +150,12 @@ def _values(tx: Tx, found: list[Span], clause: str) -> list[Span]:
             offset = words[0][0]
             out.append(Span(span.text[offset:], span.start + offset))
     return out
+
+
+def _opens(clause: str, start: int) -> bool:
+    """Whether the word at `start` opens a sentence as a note's verb ("... Ended up buying")."""
+    opening = start == 0 or re.search(r"[.!?;]\s+$", clause[:start]) is not None
+    return opening and OPENING_VERB.match(clause[start:]) is not None
 
 
 def transcript(text: str) -> bool:
@@ -153,7 +169,7 @@ def read(tx: Tx, clause: str, statement: str, *, spoken: bool = False) -> Triple
     `spoken`: the clause comes from a transcript line, so "I" is not the user and values that
     come and go in conversation do not replace held ones.
     """
-    if _TENTATIVE.search(clause):
+    if _TENTATIVE.search(clause) or _ADDING.search(clause):
         return None
     spoken = spoken or transcript(statement)
     subjects, rest = _subjects(tx, spans(clause))
@@ -198,7 +214,10 @@ def read(tx: Tx, clause: str, statement: str, *, spoken: bool = False) -> Triple
         or (not known[s.start] and opened and s.start > subject_at and _capitalised(s))
     ]
     holding = [f.object for f in tx.facts_for_key(subject_id, relation, (FactStatus.ACTIVE,))]
-    old = [s for s in candidates if _is_old(clause, s, holding)]
+    # The held value a clause names is the one it leaves; only without one does a cue word
+    # mark it ("accepted an offer from Greenway" after "Leaving Fernleaf" leaves no Greenway).
+    held = [s for s in candidates if any(names_value(s.text, value) for value in holding)]
+    old = held or [s for s in candidates if _is_old(clause, s, holding)]
     new = [s for s in candidates if s not in old]
     # "Carol, who hated Vim, settled for Helix": of several new-looking values the statement
     # lands on the first one after the value it leaves ("from the Pixel 7 to an iPhone 15, Theo

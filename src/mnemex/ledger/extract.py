@@ -85,6 +85,7 @@ class Triple:
     # The class of a change verb: "move", "join", "switch", "use", or "any" (a verb nothing is
     # known of, "Bob drives a Volvo": its key is taken only when the guess is sure).
     verb: str | None = None
+    parsed: bool = False  # read from a clause's parse (ledger/cores.py), not its whole wording
 
 
 @dataclass(slots=True)
@@ -202,7 +203,7 @@ def _carried(first: str, part: str) -> str:
 def _add_clause(found: Extraction, sentence: str, statement: str) -> str | None:
     """Add the triple and the entity names of one clause; returns its named subject."""
     found.clauses += 1
-    triple = _sentence_triple(sentence, statement)
+    triple = read_clause(sentence, statement)
     linked = _linked_names(sentence)  # named by their place in the pattern, whatever their case
     names = linked
     if triple is not None:
@@ -229,7 +230,7 @@ def extract_facts(text: str) -> list[Triple]:
     return extract(text).triples
 
 
-def _sentence_triple(sentence: str, statement: str) -> Triple | None:
+def read_clause(sentence: str, statement: str) -> Triple | None:
     """The triple of one clause; a short label before a colon is tried without it too."""
     triple = _clause_triple(sentence, statement)
     label = LABEL.match(sentence)
@@ -252,7 +253,7 @@ def _clause_triple(sentence: str, statement: str) -> Triple | None:
     previous = None
     negated_tail = NOT_PREV.search(sentence)
     if negated_tail:
-        previous = _clean_value(negated_tail.group("prev"))
+        previous = clean_value(negated_tail.group("prev"))
         sentence = sentence[: negated_tail.start()]
     sentence = _strip_tail(sentence)
     if not sentence:
@@ -275,7 +276,7 @@ def _shorthand(sentence: str, statement: str) -> Triple | None:
     parts = shorthand.read(sentence)
     if parts is None:
         return None
-    value, previous = _clean_value(parts.value), _clean_value(parts.previous)
+    value, previous = clean_value(parts.value), clean_value(parts.previous)
     relation = None if parts.relation is None else _relation(parts.relation)
     subject = USER if parts.subject is None else " ".join(parts.subject.split())
     if value is None or (parts.relation is not None and relation is None):
@@ -329,7 +330,7 @@ def _triple(
     match: re.Match[str], hint: str | None, statement: str, correction: bool, previous: str | None
 ) -> Triple | None:
     subject = _subject(match)
-    value = _clean_value(match.group("val"))
+    value = clean_value(match.group("val"))
     if subject is None or value is None:
         return None
     groups = match.groupdict()
@@ -343,19 +344,19 @@ def _triple(
         return None  # "Dana's team is hiring two developers", "moved the demo to next Tuesday"
     as_rel = AS_REL.search(value)
     if as_rel and AS_ROLE.match(as_rel.group(0)) and _role(as_rel.group("rel")):
-        value = _clean_value(value[: as_rel.start()]) or ""  # "joined X as a developer": X
+        value = clean_value(value[: as_rel.start()]) or ""  # "joined X as a developer": X
         as_rel = None
         if not value:
             return None
     if as_rel and relocated and as_rel.group(0).lstrip().lower().startswith("for"):
         # "moved to Denver for her residency": a move's "for" gives its purpose, not its key
-        value = _clean_value(value[: as_rel.start()]) or ""
+        value = clean_value(value[: as_rel.start()]) or ""
         as_rel = None
         if not value:
             return None
     if as_rel and relation is None:  # "uses Kafka for messaging", "switched to Helix as her editor"
         relation = _relation(as_rel.group("rel"))
-        value = _clean_value(value[: as_rel.start()]) or ""
+        value = clean_value(value[: as_rel.start()]) or ""
         if not value:
             return None
     verb_hint = None
@@ -375,7 +376,7 @@ def _triple(
             return None  # "Carol might try Emacs", "Ama's team is hiring for Atlas": no value
         verb = "any"
     said_before = OWNER.sub("", groups["prev"]) if groups.get("prev") else None
-    prev = previous or _clean_value(said_before)  # "replaced my iPhone with": the iPhone
+    prev = previous or clean_value(said_before)  # "replaced my iPhone with": the iPhone
     group = GROUP.match(value)
     if group is not None and (relation is None or implied or relation == "team"):
         # "joined the Payments team", "is on the data squad": the phrase names the key.
@@ -402,7 +403,7 @@ def _negation(sentence: str, statement: str, correction: bool) -> Triple | None:
         if match is None:
             continue
         subject = _subject(match)
-        value = _clean_value(match.group("val"))
+        value = clean_value(match.group("val"))
         if subject is None or value is None:
             continue
         rel = match.groupdict().get("rel")
@@ -443,7 +444,7 @@ MACHINE_HEADS = frozenset("box server machine host node vm instance".split())
 CODE_NAME = re.compile(r"^[a-z][\w.]*[-_\d][\w.-]*$")
 
 
-def _clean_value(text: str | None) -> str | None:
+def clean_value(text: str | None) -> str | None:
     if text is None:
         return None
     value = " ".join(text.strip(" \"'`“”‘’()").split())

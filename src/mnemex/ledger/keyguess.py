@@ -195,5 +195,10 @@ def _decide(board: _Board) -> Guess:
     ranked = sorted(scores, key=lambda r: (-scores[r], r))
     best = scores[ranked[0]]
     second = scores[ranked[1]] if len(ranked) > 1 else 0.0
+    cue = dict(board.evidence[ranked[0]]).get("cue", 0.0)
+    if len(ranked) > 1 and "cue" not in reasons[ranked[1]]:
+        # "moved from Mueller to Hyde Park" leaves the current value of one key: the statement
+        # names that key, and a runner-up only takes off what the cue leaves open.
+        second *= 1.0 - cue
     confidence = best * (1.0 - RUNNER_UP * second)
     return Guess(ranked[0], round(confidence, 4), scores, reasons)

@@ -45,7 +45,9 @@ FAMILIES: dict[str, Family] = {
     "terminal": _family("terminal", "terminal", ""),
     "queue": _family("queue messaging broker", "queue", "event message"),
     "place": _family(
-        "city town location residence home base country", "city", "live based reside located"
+        "city town location residence home base country neighbourhood neighborhood district suburb",
+        "city",
+        "live based reside located",
     ),
     "org": _family(
         "employer company workplace job work organization firm", "employer", "work employ job"

@@ -356,7 +356,9 @@ NOT_KEY = frozenset("from to over back on in at with for into".split())
 # A capitalised verb that opens a note, followed by its object or particle ("Dropped my iPhone
 # ...", "Switched to ..."): no name ("Meiling moved", "Starling is" are names).
 OPENING_VERB = re.compile(
-    r"^[A-Z][a-z]{3,}(?:ed|ing)\s+(?:my|our|the|a|an|it|to|from|over|up|off|out|back|into|with)\b"
+    r"^(?:[A-Z][a-z]{3,}(?:ed|ing)|Ended|Sold|Bought|Got|Took|Made|Left|Quit|Gave|Found|Lost|Broke|"
+    r"Sent|Spent|Drove|Began|Became)\s+"
+    r"(?:my|our|the|a|an|it|to|from|over|up|off|out|back|into|with|in)\b"
 )
 
 # A value that is a clause: a past-tense verb and its object ("accepted an offer from X").

@@ -33,6 +33,7 @@ import numpy.typing as npt
 
 from mnemex.ledger import assertion, attribute
 from mnemex.ledger.attribute import names_in, tokens
+from mnemex.ledger.patterns import OPENING_VERB
 from mnemex.text import STOPWORDS
 
 ANCHOR_FLOOR = 0.5  # P(same attribute) at which a statement joins the ledger answer's group
@@ -44,6 +45,8 @@ POOL = 20  # candidates read, best first
 RESTATED = 0.05  # weight of a restatement of the current value when asking for the one before
 NAMED = 0.2  # the least P(sets the value) of the statement a "before Y" question starts from
 FIRST_PERSON = re.compile(r"\b(?:i|i'm|i've|i'd|my|me|mine|myself)\b", re.IGNORECASE)
+# A statement speaks of the user also as one of a household: "We bought a Subaru", "our vet".
+HOUSEHOLD = re.compile(r"\b(?:we|we're|we've|we'd|our|ours|us|ourselves)\b", re.IGNORECASE)
 _PAST = re.compile(
     r"\b(?:before|used\s+to|did\b[^?.]*\buse\s+to|previous(?:ly)?|prior\s+to|formerly|former|originally|"
     r"at\s+first|in\s+the\s+past|until|earlier|back\s+then|back\s+when|any\s?more|"
@@ -120,10 +123,18 @@ def core_names(question: str, names: set[str], members: Sequence[Candidate]) -> 
 
 
 def about(candidate: Candidate, names: set[str], first_person: bool) -> bool:
-    """True when the candidate speaks of one of the names (or of the user, in the first person)."""
+    """True when the candidate speaks of one of the names (or of the user, in the first person,
+    alone or as one of a household, or in a note that opens with its verb)."""
     if names:
         return bool(names & set(tokens(candidate.text)))
-    return first_person and FIRST_PERSON.search(candidate.text) is not None
+    text = candidate.text
+    return (
+        first_person
+        and (
+            FIRST_PERSON.search(text) or HOUSEHOLD.search(text) or OPENING_VERB.match(text.lstrip())
+        )
+        is not None
+    )
 
 
 def _subject_words(members: Sequence[Candidate], names: set[str]) -> set[str]:

@@ -8,7 +8,7 @@ ledger/extract.py), picks each triple's key and notices a pure restatement, so `
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import datetime
 from typing import Any, cast
@@ -16,7 +16,7 @@ from typing import Any, cast
 from mnemex.clock import to_micros
 from mnemex.config import Settings
 from mnemex.errors import InvalidInputError
-from mnemex.ledger import anchor
+from mnemex.ledger import anchor, cores
 from mnemex.ledger.extract import USER, Extraction, Triple, extract, looks_named
 from mnemex.ledger.infer import SHARED_KEYS, KeyChoice, choose, choose_named, relation_names
 from mnemex.ledger.keyguess import UNKNOWN
@@ -29,7 +29,9 @@ from mnemex.text import same_value, value_key
 
 OPEN_REVIEWS = 1_000  # open reviews searched for a parked fact's (a person's queue: short)
 ANCHORED_CLAUSES = 50  # a long document: only its first clauses are read off the ledger (cost)
+PARSED_CLAUSES = 20  # a long document: only its first unread clauses are parsed (cost)
 WHOLE_ANCHOR = 300  # characters: a short statement is also read off the ledger as a whole
+Parser = Callable[[Sequence[str]], list[list[cores.Word]]]  # analysis/parsing.dependencies
 
 
 @dataclass(slots=True)
@@ -80,13 +82,55 @@ def keyed_triple(content: str, subject: str, relation: str, value: str) -> Tripl
 
 
 def statements(
-    content: str, key: tuple[str, str, str] | None, settings: Settings
+    content: str,
+    key: tuple[str, str, str] | None,
+    settings: Settings,
+    parse: Parser | None = None,
 ) -> Extraction | None:
     """What `content` states for the ledger: its key's triple for a keyed write, else what
-    ledger/extract.py reads (None when extraction is off)."""
+    ledger/extract.py reads and, with `parse`, what the cores of the clauses it left unread
+    state (ledger/cores.py). None when extraction is off."""
     if key is not None:
         return Extraction(triples=[keyed_triple(content, *key)], clauses=1)
-    return extract(content) if settings.ledger_extract else None
+    if not settings.ledger_extract:
+        return None
+    extraction = extract(content)
+    if parse is not None and extraction.unread:
+        _read_cores(extraction, parse)
+    return extraction
+
+
+def _read_cores(extraction: Extraction, parse: Parser) -> None:
+    """Add what the parsed cores of unread clauses state (ledger/cores.py). The clauses stay
+    unread: what the ledger's own values say of one (ledger/anchor.py) comes first."""
+    clauses = extraction.unread[:PARSED_CLAUSES]
+    held = {(t.subject, value_key(t.value)) for t in extraction.triples if t.verb != "any"}
+    for (_, statement), words in zip(clauses, parse([c for c, _ in clauses]), strict=True):
+        verbs = cores.verbs(words)
+        extraction.triples[:] = [  # "Kept the Fit" guessed Kept a subject: the parse knows
+            t
+            for t in extraction.triples
+            if not (t.verb == "any" and t.statement == statement and t.subject in verbs)
+        ]
+        found = [
+            replace(t, parsed=True)
+            for t in cores.read(words, statement)
+            if (t.subject, value_key(t.value)) not in held
+        ]
+        values = {value_key(t.value) for t in found}
+        extraction.triples[:] = [  # a guess at the whole clause gives way to its cores
+            t
+            for t in extraction.triples
+            if not (t.verb == "any" and t.statement == statement and value_key(t.value) in values)
+        ]
+        extraction.triples.extend(found)
+        held |= {(t.subject, value_key(t.value)) for t in found}
+        extraction.entities.extend(
+            n
+            for t in found
+            for n in (t.subject, t.value)
+            if n != USER and looks_named(n) and n not in extraction.entities
+        )
 
 
 def warm(tx: Tx, extractions: Sequence[Extraction], similarity: Similarity) -> None:
@@ -146,13 +190,25 @@ def prepare(
         unread
         and not spoken
         and len(content) <= WHOLE_ANCHOR
-        and not any(not t.negated and t.verb != "any" for t in [*extraction.triples, *anchored])
+        and not any(
+            not t.negated and t.verb != "any" and not t.parsed
+            for t in [*extraction.triples, *anchored]
+        )
     ):
         # "I closed my Chase account; I bank with Ally now": the clauses say it only together.
         whole = anchor.read(tx, content, content)
         anchored += [] if whole is None else [whole]
-    read_off = {t.statement for t in anchored}  # a guess gives way to what the ledger knows
-    guessed = [t for t in extraction.triples if t.verb != "any" or t.statement not in read_off]
+    # A guess, and a reading of a clause's parse, give way to what the ledger knows: "Scratch
+    # ThinkPad, my laptop is HP ZBook" changes the key that holds ThinkPad, whatever its name.
+    # Of the same key, the parse's value stands.
+    parsed = [t for t in extraction.triples if t.parsed]
+    anchored = [a for a in anchored if not any(_same_key(t, a) for t in parsed)]
+    read_off = {t.statement for t in anchored}
+    guessed = [
+        t
+        for t in extraction.triples
+        if not (t.verb == "any" or t.parsed) or t.statement not in read_off
+    ]
     for triple in [*guessed, *anchored]:
         category = _category(tx, triple.value, categories or {})
         choice = choose(tx, triple, settings, similarity, category)[1]
@@ -170,6 +226,13 @@ def prepare(
             )
     plan.restates = _restatement(tx, plan, extraction, observed)
     return plan
+
+
+def _same_key(parsed: Triple, anchored: Triple) -> bool:
+    """Whether a parsed reading of a statement names the key the anchors read off it: the
+    parse then knows which words are the value ("onto the riverside team, starting with the
+    Feeder Canal scheme"; "Lotte van Dam", which the anchors cut to "Dam")."""
+    return parsed.statement == anchored.statement and parsed.relation == anchored.relation
 
 
 # Words that make a guessed statement a change ("I bank with Starling now").
