@@ -205,3 +205,13 @@ def test_a_household_statement_is_about_the_user(text: str, mine: bool) -> None:
     "we", "our" and a note that opens with its verb are the user's too."""
     candidate = resolve.Candidate(id="m", text=text, entities=[], when=0, vector=None)
     assert resolve.about(candidate, set(), first_person=True) is mine
+
+
+def test_a_parsed_restatement_keeps_its_memory(settings: Settings) -> None:
+    """A core is part of a clause: a save it restates is still a memory of its own (a
+    conversation's turn that repeats a value says more than the value)."""
+    with mnemex.open(":memory:", settings=settings) as store:
+        store.save("I drive a 2016 Honda Fit.")
+        again = store.save("I drive a Honda Fit, still the best car I've had, honestly.")
+        assert again.action != "unchanged"
+        assert [f.object for f in store.facts(USER, "car")] == ["Honda Fit"]

@@ -299,6 +299,8 @@ def _restatement(tx: Tx, plan: Plan, extraction: Extraction, observed: datetime)
     """The fact repeated when every clause of the text only restates a known value."""
     if not plan.planned or len(plan.planned) != extraction.clauses:
         return None
+    if any(item.triple.parsed for item in plan.planned):
+        return None  # a core is part of a clause: the rest may say more, so the memory is kept
     repeated: Fact | None = None
     for item in plan.planned:
         if item.triple.negated or item.choice.decision in ("review", "suggested"):
