@@ -359,6 +359,7 @@ def read(words: Sequence[Word], statement: str) -> list[Triple]:
     the value is of the kind it takes, else the patterns' reading of the core."""
     out: list[Triple] = []
     was = _WAS.search(statement)
+    verbal = verbs(words)
     for core in cores(words):
         if core.adding:
             continue
@@ -370,7 +371,7 @@ def read(words: Sequence[Word], statement: str) -> list[Triple]:
             triple = replace(triple, previous=previous) if previous != triple.value else triple
         if triple.relation is None and triple.previous is None:
             continue  # a guess at the key, with no value it replaces: the whole clause's
-        if triple.subject.split()[0] in verbs(words):
+        if triple.subject.split()[0] in verbal:
             continue  # "Told Jo, moved the review": no one called "Told Jo"
         if triple.relation is not None and triple.relation in {t.relation for t in out}:
             continue  # one value of a key to a clause: "I live in Austin, in Mueller" is no move

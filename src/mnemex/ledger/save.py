@@ -107,21 +107,22 @@ def _read_cores(extraction: Extraction, parse: Parser) -> None:
     held = {(t.subject, value_key(t.value)) for t in extraction.triples if t.verb != "any"}
     for (_, statement), words in zip(clauses, parse([c for c, _ in clauses]), strict=True):
         verbs = cores.verbs(words)
-        extraction.triples[:] = [  # "Kept the Fit" guessed Kept a subject: the parse knows
-            t
-            for t in extraction.triples
-            if not (t.verb == "any" and t.statement == statement and t.subject in verbs)
-        ]
         found = [
             replace(t, parsed=True)
             for t in cores.read(words, statement)
             if (t.subject, value_key(t.value)) not in held
         ]
         values = {value_key(t.value) for t in found}
-        extraction.triples[:] = [  # a guess at the whole clause gives way to its cores
+        # A guess at the whole clause gives way to its cores, and a guess whose subject the
+        # parse takes for a verb ("Kept the Fit": no one called Kept) is dropped.
+        extraction.triples[:] = [
             t
             for t in extraction.triples
-            if not (t.verb == "any" and t.statement == statement and value_key(t.value) in values)
+            if not (
+                t.verb == "any"
+                and t.statement == statement
+                and (t.subject in verbs or value_key(t.value) in values)
+            )
         ]
         extraction.triples.extend(found)
         held |= {(t.subject, value_key(t.value)) for t in found}
