@@ -59,6 +59,12 @@ def _read(text: str) -> list[tuple[str, str | None, str]]:
         ("We moved from Mueller to Hyde Park last weekend", [(USER, None, "Hyde Park")]),
         ("We have a dog, Pasha, a three-year-old beagle", [(USER, "pet", "Pasha")]),
         ("I take bisoprolol every morning", [(USER, "medication", "bisoprolol")]),
+        ("I am on the urban greening team", [(USER, "team", "urban greening")]),
+        # A participle goes on with its clause's subject, a person's name after "reporting to".
+        (
+            "Ravi works at Globex now, reporting to Priya Nair",
+            [("Ravi", "employer", "Globex"), ("Ravi", "manager", "Priya Nair")],
+        ),
     ],
 )
 def test_cores_state_what_the_clause_states(
@@ -87,6 +93,15 @@ def test_cores_state_what_the_clause_states(
         "Jess moved the Orion demo to next Tuesday at 3pm",  # the demo moved, and to a time
         "Told Jo, moved the Harbor review to next Monday",  # nobody is called "Told Jo"
         "Abbu's appointment with Dr. Marsh moved to the 14th",
+        # Conversation, not facts of a key: a common noun is no employer, an adjective no team,
+        # an "-er" word that is no doer no role, a pronoun no value.
+        "Good news, I joined a gym last week",
+        "I just joined a new neighbourhood book club",
+        "We make a great team, you and me",
+        "Honestly, Pilates has been a lifesaver this year",
+        "Work has been a rollercoaster lately",
+        "I might join Acme, reporting to Sam Lee",  # the clause's plan is the participle's
+        "I spent the morning reporting to the board",  # a manager is a person by name
     ],
 )
 def test_mentions_plans_and_idioms_state_nothing(text: str) -> None:

@@ -23,10 +23,12 @@ anchors' key stands.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
+from mnemex.embed import load_tokenizer
 from mnemex.gazetteer import MEDICINE, ROLE_NOUNS
 from mnemex.ledger import extract, kinds
 from mnemex.ledger.extract import USER, Triple
@@ -69,6 +71,7 @@ PREDICATES: dict[tuple[str, str], tuple[str, ...]] = {
     ("have", ""): ("pet",),
     ("adopt", ""): ("pet",),
     ("get", ""): ("pet",),
+    ("report", "to"): ("manager",),
 }
 ANIMALS = frozenset(
     """dog puppy cat kitten rabbit bunny hamster guinea parrot budgie tortoise turtle lizard
@@ -111,6 +114,8 @@ class Core:
     adding: bool = False  # "a second pet": one more value beside the held one
     left: str | None = None  # the value a move leaves ("from public realm onto ...")
     state: bool = False  # an adjective or a passive ("is due", "is booked at"): no value of a key
+    proper: bool = False  # the complement is a name ("Copperline Health"), not "a gym"
+    compound: bool = False  # a noun before the head ("the payments team"), not "a great team"
 
 
 def cores(words: Sequence[Word]) -> list[Core]:
@@ -130,11 +135,15 @@ def cores(words: Sequence[Word]) -> list[Core]:
             words[c].dep == "appos" and words[c].tag in ("NN", "NNS") for c in children[subject]
         ):
             continue  # "My sister Lena's kids are Finn": whose, the parse cannot tell
-        if any(words[c].dep == "neg" for c in children[index]):
+        # A participle goes on with its clause ("I might join Acme, reporting to ..."): the
+        # clause's negation, plan or addition is its own too.
+        ruling = [index, verb.head] if _participle(words, children, index) else [index]
+        near = [(c, words[r]) for r in ruling for c in children[r]]
+        if any(words[c].dep == "neg" for c, _ in near):
             continue  # "I don't drive a car": the patterns' negations read what they can
-        if any(_planned(words[c], verb) for c in children[index]):
+        if any(_planned(words[c], ruler) for c, ruler in near):
             continue  # "I might get a dog": a plan or a wish
-        if any(words[c].text.casefold() in _ADDING for c in children[index]):
+        if any(words[c].text.casefold() in _ADDING for c, _ in near):
             continue  # "I'm also allergic to ...": one more value, not a new one
         owner = _owner(words, children, subject)
         auxiliaries = [c for c in children[index] if words[c].dep in ("aux", "auxpass")]
@@ -197,12 +206,25 @@ def _main(words: Sequence[Word], children: list[list[int]], index: int) -> bool:
     opens with ("Remember that I'm allergic to penicillin": no subject of its own) and the
     user's hedge ("I guess I'm pescatarian now")."""
     dep = words[index].dep
+    if _participle(words, children, index):
+        return _main(words, children, words[index].head)  # "..., reporting to Ada Nwosu"
     if dep == "ccomp":
         head = words[index].head
         subjects = [words[c].text.casefold() for c in children[head] if words[c].dep in _SUBJECTS]
         # "I guess I'm pescatarian now": the user's own hedged statement, not reported speech
         return not subjects or (subjects == ["i"] and words[head].lemma.casefold() in _HEDGES)
     return dep not in _EMBEDDED
+
+
+def _participle(words: Sequence[Word], children: list[list[int]], index: int) -> bool:
+    """A participle that goes on with its clause's subject ("I'm on the tools team, reporting
+    to Ada Nwosu"), not one with a subject of its own."""
+    return (
+        words[index].dep == "advcl"
+        and words[index].tag == "VBG"
+        and words[index].head != index
+        and not any(words[c].dep in _SUBJECTS for c in children[index])
+    )
 
 
 def _complement(
@@ -273,8 +295,24 @@ def _core(
     noun = words[c].tag in ("NN", "NNS") and any(  # not "Declan Mercer", not "much quieter"
         words[d].dep == "det" and words[d].text.casefold() in ("a", "an") for d in children[c]
     )
+    proper = words[c].tag.startswith("NNP") or words[c].tag == "CD"
+    compound = any(  # "payments", "data science", "urban greening"; not "great"
+        words[d].dep == "compound" or words[d].tag.startswith(("NN", "VBG"))
+        for d in children[c]
+        if d < c
+    )
     return Core(
-        owner, f"{lead} {value}", value, predicate, head, named, via.casefold(), noun, adding
+        owner,
+        f"{lead} {value}",
+        value,
+        predicate,
+        head,
+        named,
+        via.casefold(),
+        noun,
+        adding,
+        proper=proper,
+        compound=compound,
     )
 
 
@@ -298,7 +336,9 @@ def _subject_of(words: Sequence[Word], children: list[list[int]], index: int) ->
     for c in children[index]:
         if words[c].dep in _SUBJECTS:
             return c
-    if words[index].dep == "conj" and words[index].head != index:
+    if (words[index].dep == "conj" and words[index].head != index) or _participle(
+        words, children, index
+    ):
         return _subject_of(words, children, words[index].head)  # "... and shoot film"
     return None
 
@@ -388,9 +428,12 @@ def _pattern_triple(core: Core, statement: str) -> Triple | None:
     if core.state or len(_OWNERS.findall(core.text)) > 1:
         return None  # nor does a chain of owners ("my sister Lena's kids are Finn")
     triple = extract.read_clause(core.text, statement)
-    if triple is None or triple.relation is None or extract.looks_named(triple.value):
+    if triple is None or triple.relation is None or core.proper:
         return triple
-    return triple if kinds.families_of(triple.relation) else None
+    # A common noun is a value only of a kind the key holds ("my editor is vim"), not "I
+    # joined a gym" (an employer?) nor "my family is awesome - me, the missus".
+    fitting = (kinds.fits(k.kind, triple.relation) for k in kinds.value_kinds(triple.value))
+    return triple if any(fitting) else None
 
 
 def _timed(value: str) -> bool:
@@ -426,9 +469,8 @@ def _fits(relation: str, core: Core) -> bool:
     """Whether the complement is a value of the kind the predicate's key takes."""
     if relation == "neighbourhood":  # "in the Mueller neighbourhood"; a city is the patterns'
         return core.head in AREAS
-    if relation == "team":  # "on the payments insights team"
-        named = [w for w in core.value.split()[:-1] if w.casefold() not in _DETERMINERS]
-        return core.head in TEAMS and bool(named)
+    if relation == "team":  # "on the payments insights team", not "we make a great team"
+        return core.head in TEAMS and core.compound
     if relation == "car":  # a make or a model: "a 2016 Honda Fit", not "the school carpool"
         return extract.looks_named(core.value)
     if relation == "pet":  # by its name: "a cat called Pixel", not "a cat"
@@ -439,6 +481,8 @@ def _fits(relation: str, core: Core) -> bool:
         return MEDICINE.search(core.value) is not None
     if relation == "role":  # "I am tech lead", "she's a nurse"
         return core.head in ROLE_NOUNS or (core.noun and occupation(core.head))
+    if relation == "manager":  # "reporting to Ada Nwosu", not "reports to the board"
+        return core.proper
     if relation == "employer":  # "an electrician with Lonestar Grid", not "a dog with fleas"
         return occupation(core.via) and core.value[:1].isupper()
     return True
@@ -460,7 +504,23 @@ _NOT_AGENT = frozenset(
 
 
 def occupation(noun: str) -> bool:
-    """Whether a noun names what someone does for a living ("designer", "nurse")."""
+    """Whether a noun names what someone does for a living ("designer", "nurse"). An "-er" or
+    "-or" noun is one when what is left is a word ("design", "write", "blog"): a
+    "rollercoaster" or a "lifesaver" is not."""
     if noun in ROLE_NOUNS or noun in _TRADES:
         return True
-    return len(noun) > 5 and noun.endswith(_AGENT) and noun not in _NOT_AGENT
+    if len(noun) <= 5 or not noun.endswith(_AGENT) or noun in _NOT_AGENT:
+        return False
+    if not noun.endswith(("er", "or")):
+        return True
+    stem = noun[:-2]
+    single = stem[:-1] if len(stem) > 2 and stem[-1] == stem[-2] else stem  # "blogg": blog
+    known = _words()
+    return any(len(w) > 2 and w in known for w in (stem, stem + "e", single))
+
+
+@functools.cache
+def _words() -> frozenset[str]:
+    """The whole words of MiniLM's vocabulary (about 20,000 common English words)."""
+    vocabulary = load_tokenizer(8).get_vocab()
+    return frozenset(w for w in vocabulary if w.isalpha() and not w.startswith("#"))
