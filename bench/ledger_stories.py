@@ -299,6 +299,7 @@ class _Clock:
 ABLATIONS: dict[str, dict[str, Any]] = {
     "no read-time resolution": {"ledger_resolve": False},
     "no assertion model": {"assertion_reader": False, "assertion_veto": 0.0},
+    "no aspect encoder": {"aspect_encoder": False},
     "no ledger extraction": {"ledger_extract": False},
 }
 

@@ -109,6 +109,7 @@ class Settings:
     ledger_resolve: bool = True  # search answers with the latest assertion of the asked attribute
     resolve_extracted: bool = True  # ... also over what the ledger extracted (not over keyed facts)
     assertion_reader: bool = True  # the statement reader tells assertions from mentions
+    aspect_encoder: bool = True  # resolution groups statements by the aspect encoder's vectors
     assertion_floor: float = 0.5  # P(assertion) below which a statement never answers a search
     assertion_veto: float = 0.15  # P(assertion) below which an unkeyed save writes no fact
     relation_auto_threshold: float = 0.78  # map onto an existing key without asking

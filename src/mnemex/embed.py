@@ -16,7 +16,7 @@ from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from importlib import resources
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any, Generic, Protocol, TypeVar
 
 import numpy as np
 import numpy.typing as npt
@@ -24,6 +24,7 @@ import numpy.typing as npt
 from mnemex.errors import InvalidInputError, ModelUnavailableError
 
 Vectors = npt.NDArray[np.float32]
+Out = TypeVar("Out")
 MINILM = "minilm-int8"
 NONE = "none"
 
@@ -370,10 +371,11 @@ def _protobuf_fields(
             raise ModelUnavailableError(f"unreadable ONNX file (wire type {wire})")
 
 
-class TunedReader:
-    """A MiniLM fine-tuned with one head (the statement reader, the request check): int8 ONNX
-    that takes the embedding model's own token vectors (`word_table`) and gives one logit per
-    text. P(label) of each text, computed once and kept (the last `READ_CACHE` texts)."""
+class TunedModel(Generic[Out]):
+    """A MiniLM fine-tuned for one job, as int8 ONNX that takes the embedding model's own token
+    vectors (`word_table`) and gives one output per text (`_outputs` makes them from the
+    model's first output). Each text's output is computed once and kept (the last
+    `READ_CACHE` texts)."""
 
     MAX_TOKENS = 128  # longer texts are read from their first 128 tokens
     BATCH = 32  # texts per model call
@@ -390,36 +392,56 @@ class TunedReader:
         )
         self._tokenizer = load_tokenizer(self.MAX_TOKENS)
         self._weights, self._scale = word_table()
-        self._cache: OrderedDict[str, float] = OrderedDict()
+        self._cache: OrderedDict[str, Out] = OrderedDict()
         self._lock = threading.Lock()
 
-    def known(self, texts: Sequence[str]) -> dict[str, float]:
-        """The readings of these texts the process holds."""
+    def known(self, texts: Sequence[str]) -> dict[str, Out]:
+        """The outputs for these texts the process holds."""
         with self._lock:
             return {t: self._cache[t] for t in texts if t in self._cache}
 
-    def remember(self, readings: dict[str, float]) -> None:
-        """Keep readings (from a store or the model) for the texts they are of."""
+    def remember(self, outputs: dict[str, Out]) -> None:
+        """Keep outputs (from a store or the model) for the texts they are of."""
         with self._lock:
-            for text, reading in readings.items():
-                self._cache[text] = reading
+            for text, output in outputs.items():
+                self._cache[text] = output
                 self._cache.move_to_end(text)
             while len(self._cache) > self.READ_CACHE:
                 self._cache.popitem(last=False)
 
-    def read(self, texts: Sequence[str]) -> npt.NDArray[np.float64]:
-        """P(label) of each text: the cache first, the model for the rest."""
+    def outputs(self, texts: Sequence[str]) -> list[Out]:
+        """Each text's output: the cache first, the model for the rest."""
         known = self.known(texts)
         missing = list(dict.fromkeys(t for t in texts if t not in known))
         for first in range(0, len(missing), self.BATCH):
             part = missing[first : first + self.BATCH]
-            fresh = {t: float(p) for t, p in zip(part, self._run(part), strict=True)}
+            fresh = dict(zip(part, self._outputs(part), strict=True))
             self.remember(fresh)
             known.update(fresh)
-        return np.array([known[t] for t in texts], dtype=np.float64)
+        return [known[t] for t in texts]
 
-    def _run(self, texts: list[str]) -> npt.NDArray[np.float64]:
+    def _forward(self, texts: list[str]) -> npt.NDArray[np.float32]:
+        """The model's first output for these texts (one row each)."""
         ids, mask = padded([e.ids for e in self._tokenizer.encode_batch(texts)])
         embedded = self._weights[ids].astype(np.float32) * self._scale[ids]
-        (logits,) = self._session.run(None, {"embedded": embedded, "mask": mask})
-        return 1.0 / (1.0 + np.exp(-np.asarray(logits, dtype=np.float64).reshape(-1)))
+        first = self._session.run(None, {"embedded": embedded, "mask": mask})[0]
+        return np.asarray(first, dtype=np.float32)
+
+    def _outputs(self, texts: list[str]) -> list[Out]:
+        raise NotImplementedError
+
+
+class TunedReader(TunedModel[float]):
+    """A tuned MiniLM with one head (the statement reader, the request check): P(label) of
+    each text."""
+
+    def read(self, texts: Sequence[str]) -> npt.NDArray[np.float64]:
+        """P(label) of each text: the cache first, the model for the rest."""
+        return np.array(self.outputs(texts), dtype=np.float64)
+
+    def _outputs(self, texts: list[str]) -> list[float]:
+        return [float(p) for p in self._run(texts)]
+
+    def _run(self, texts: list[str]) -> npt.NDArray[np.float64]:
+        logits = self._forward(texts).astype(np.float64).reshape(-1)
+        return 1.0 / (1.0 + np.exp(-logits))

@@ -16,7 +16,7 @@ from mnemex.config import Settings
 from mnemex.decay.curve import Decay
 from mnemex.embed import Embedder, embed_all_soon, load_embedder, soon, to_bytes
 from mnemex.errors import NotFoundError
-from mnemex.ledger import assertion
+from mnemex.ledger import aspects, assertion
 from mnemex.ledger.phrases import PhraseVectors
 from mnemex.ledger.save import WHOLE_ANCHOR
 from mnemex.ledger.similarity import Similarity
@@ -167,10 +167,10 @@ class Engine:
         return vectors
 
     def readings_soon(self, tx: Tx, texts: Sequence[str]) -> Callable[[Tx, set[str]], None]:
-        """The statement reader's readings of these texts (statements, not documents), the
-        model running on a helper thread for what the store lacks: call the result with the
-        write transaction to keep them there, and the texts the ledger read a change or a
-        correction in (`tx` is only read before this returns)."""
+        """The statement reader's readings and the aspect vectors of these texts (statements,
+        not documents), the models running on helper threads for what the store lacks: call
+        the result with the write transaction to keep them there, and the texts the ledger read
+        a change or a correction in (`tx` is only read before this returns)."""
         settings = self.settings
         wanted = [t for t in texts if len(t) <= WHOLE_ANCHOR]
         if not wanted or self.embedder is None:
@@ -179,10 +179,17 @@ class Engine:
             return lambda _tx, _changes: None
         assertion.ReadingStore.load(tx, wanted)
         pending = soon(assertion.probabilities, wanted)
+        encoding = settings.ledger_resolve and settings.aspect_encoder
+        if encoding:  # the aspect vectors serve read-time resolution alone
+            aspects.load(tx, wanted)
+            encoded = soon(aspects.vectors, wanted)
 
         def keep(write: Tx, changes: set[str]) -> None:
             pending.result()
             assertion.ReadingStore.keep(write, wanted, changes)
+            if encoding:
+                encoded.result()
+                aspects.keep(write, wanted)
 
         return keep
 

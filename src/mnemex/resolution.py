@@ -12,7 +12,7 @@ from mnemex.clock import from_micros, to_micros
 from mnemex.config import Settings
 from mnemex.embed import Vectors, from_bytes
 from mnemex.engine import Engine
-from mnemex.ledger import assertion, resolve
+from mnemex.ledger import aspects, assertion, resolve
 from mnemex.ledger import search as ledger
 from mnemex.ledger.anchor import spans, value_relations
 from mnemex.ledger.similarity import Similarity, for_embedder
@@ -94,6 +94,8 @@ def resolved(
     ]
     if engine.settings.assertion_reader:
         assertion.ReadingStore.load(tx, [m.text for m in members])
+    if engine.settings.aspect_encoder:
+        aspects.load(tx, [m.text for m in members])
     end = to_micros(as_of) if as_of is not None else None
     if period is not None:
         end = period[1] if end is None else min(end, period[1])
@@ -105,6 +107,7 @@ def resolved(
         floor=engine.settings.assertion_floor,
         anchor=anchor,
         read=engine.settings.assertion_reader,
+        aspect=engine.settings.aspect_encoder,
         elsewhere=_held_elsewhere(tx, for_embedder(engine.embedder), anchor, members),
     )
 

@@ -10,7 +10,7 @@ import pytest
 
 from mnemex import MemoryStore, resolution
 from mnemex.embed import Embedder
-from mnemex.ledger import assertion, attribute, resolve
+from mnemex.ledger import assertion, attribute, kept, resolve
 from mnemex.ledger.resolve import Candidate, Mode
 from mnemex.ledger.similarity import for_embedder
 from tests.conftest import FakeClock
@@ -277,7 +277,7 @@ def test_the_reader_keeps_its_readings_in_the_store(mem_store: MemoryStore) -> N
     text = "Priya Raman flies Lufthansa for every client visit."
     mem_store.save(text)
     with mem_store.engine.backend.read(mem_store.tenant) as tx:
-        digest = assertion._digest(text)
+        digest = kept.digest(text)
         stored = tx.phrase_vectors(found.model_id, [digest])
     assert set(stored) == {digest}
     assert float(np.frombuffer(stored[digest], dtype="<f4")[0]) == pytest.approx(

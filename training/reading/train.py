@@ -90,8 +90,9 @@ def plain(story: dict[str, Any]) -> list[dict[str, Any]]:
     return rows
 
 
-def model() -> Any:
-    """MiniLM with the embedding model's frozen token table and one head."""
+def minilm() -> Any:
+    """all-MiniLM-L6-v2 (its float weights) with the embedding model's int8 token table, frozen:
+    where the tuned models start (the statement reader, the aspect encoder)."""
     import importlib
 
     import torch
@@ -99,22 +100,31 @@ def model() -> Any:
 
     base = Path(importlib.import_module(BASE).__file__ or "").parent / "model"
     weights, scale = word_table()
+    encoder = AutoModel.from_pretrained(str(base))
+    table = torch.from_numpy(weights.astype(np.float32) * scale)
+    encoder.embeddings.word_embeddings.weight = torch.nn.Parameter(table, requires_grad=False)
+    return encoder
+
+
+def pooled(encoder: Any, embedded: Any, mask: Any) -> Any:
+    """The mean of the encoder's last hidden states over the text's tokens."""
+    hidden = encoder(inputs_embeds=embedded, attention_mask=mask).last_hidden_state
+    weight = mask.unsqueeze(-1).to(hidden.dtype)
+    return (hidden * weight).sum(1) / weight.sum(1).clamp(min=1e-9)
+
+
+def model() -> Any:
+    """MiniLM with the embedding model's frozen token table and one head."""
+    import torch
 
     class Reader(torch.nn.Module):  # type: ignore[misc]
         def __init__(self) -> None:
             super().__init__()
-            self.encoder = AutoModel.from_pretrained(str(base))
-            table = torch.from_numpy(weights.astype(np.float32) * scale)
-            self.encoder.embeddings.word_embeddings.weight = torch.nn.Parameter(
-                table, requires_grad=False
-            )
+            self.encoder = minilm()
             self.head = torch.nn.Linear(384, 1)
 
         def forward(self, embedded: Any, mask: Any) -> Any:
-            hidden = self.encoder(inputs_embeds=embedded, attention_mask=mask).last_hidden_state
-            weight = mask.unsqueeze(-1).to(hidden.dtype)
-            pooled = (hidden * weight).sum(1) / weight.sum(1).clamp(min=1e-9)
-            return self.head(pooled).squeeze(-1)
+            return self.head(pooled(self.encoder, embedded, mask)).squeeze(-1)
 
         def embed(self, ids: Any) -> Any:
             return self.encoder.embeddings.word_embeddings(ids)
@@ -194,11 +204,11 @@ def check(rows: list[dict[str, Any]]) -> None:
     )
 
 
-def export(reader: Any, path: Path) -> None:
-    """Write the reader as int8 ONNX, token vectors and mask in, a logit per text out: ONNX
-    Runtime's dynamic quantization with a scale per weight column (per tensor moved this fine-
-    tuned model's probabilities by up to 0.53; per column by up to 0.19, half the time of the
-    float model)."""
+def export(reader: Any, path: Path, output: str = "logits") -> None:
+    """Write the reader as int8 ONNX, token vectors and mask in, a logit per text out (the
+    aspect encoder: `output` "vectors", a vector per text): ONNX Runtime's dynamic quantization
+    with a scale per weight column (per tensor moved this fine-tuned model's probabilities by
+    up to 0.53; per column by up to 0.19, half the time of the float model)."""
     import torch
     from onnxruntime.quantization import QuantType, quantize_dynamic
 
@@ -213,11 +223,11 @@ def export(reader: Any, path: Path) -> None:
             (reader.embed(ids), mask),
             str(plain),
             input_names=["embedded", "mask"],
-            output_names=["logits"],
+            output_names=[output],
             dynamic_axes={
                 "embedded": {0: "n", 1: "tokens"},
                 "mask": {0: "n", 1: "tokens"},
-                "logits": {0: "n"},
+                output: {0: "n"},
             },
             opset_version=17,
             dynamo=False,

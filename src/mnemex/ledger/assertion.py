@@ -16,7 +16,6 @@ process keeps the last `TunedReader.READ_CACHE` readings.
 from __future__ import annotations
 
 import functools
-import hashlib
 from collections.abc import Collection, Sequence
 from importlib import resources
 
@@ -25,6 +24,7 @@ import numpy.typing as npt
 
 from mnemex.embed import TunedReader
 from mnemex.errors import ModelUnavailableError
+from mnemex.ledger import kept
 from mnemex.store.base import Tx
 
 QUESTION = 0.1  # the most a question reads
@@ -65,33 +65,24 @@ def probabilities(texts: Sequence[str]) -> Probabilities:
     return found.read(texts)
 
 
-def _digest(text: str) -> str:
-    return hashlib.blake2b(text.encode(), digest_size=16).hexdigest()
+def _reading(blob: bytes) -> float | None:
+    return float(np.frombuffer(blob, dtype="<f4")[0]) if len(blob) == 4 else None
+
+
+def _blob(reading: float) -> bytes:
+    return np.asarray([reading], dtype="<f4").tobytes()
 
 
 class ReadingStore:
-    """Readings kept in the store (the phrase-vector table, under the reader's model id and a
-    digest of the text), so a new process reads them instead of running the model again."""
+    """Readings kept in the store (`kept`), so a new process reads them instead of running the
+    model again."""
 
     @staticmethod
     def load(tx: Tx, texts: Sequence[str]) -> None:
         """Bring the store's readings of these texts into the process (those it lacks)."""
         found = reader()
-        if found is None or not texts:
-            return
-        known = found.known(texts)
-        missing = [t for t in dict.fromkeys(texts) if t not in known]
-        if not missing:
-            return
-        digests = {_digest(t): t for t in missing}
-        stored = tx.phrase_vectors(found.model_id, list(digests))
-        found.remember(
-            {
-                digests[d]: float(np.frombuffer(blob, dtype="<f4")[0])
-                for d, blob in stored.items()
-                if len(blob) == 4
-            }
-        )
+        if found is not None and texts:
+            kept.load(tx, found, texts, _reading)
 
     @staticmethod
     def keep(tx: Tx, texts: Sequence[str], changes: Collection[str] = ()) -> None:
@@ -103,13 +94,8 @@ class ReadingStore:
         if found is None or not texts:
             return
         unique = list(dict.fromkeys(texts))
-        values = [
-            max(float(v), READ_CHANGE) if t in changes else float(v)
+        values = {
+            t: max(float(v), READ_CHANGE) if t in changes else float(v)
             for t, v in zip(unique, found.read(unique), strict=True)
-        ]
-        found.remember(dict(zip(unique, values, strict=True)))
-        rows = [
-            (_digest(t), np.asarray([v], dtype="<f4").tobytes())
-            for t, v in zip(unique, values, strict=True)
-        ]
-        tx.put_phrase_vectors(found.model_id, rows)
+        }
+        kept.keep(tx, found, values, _blob)

@@ -2,14 +2,18 @@
 
 Read-time resolution takes the subject's statement closest to the question as the seed; this
 decides which of the subject's other statements belong with it. A small logistic model reads
-eleven numbers per statement, each a general signal rather than a wording:
+fourteen numbers per statement, each a general signal rather than a wording:
 
 - closeness to the question, raw and *centred* on the subject's statements (the shared part,
   the person, removed), and how far below the seed's it is; its rank among the statements;
 - closeness to the seed, raw and centred;
 - words shared with the seed (a name: a change names the value it replaces; other content
   words) and with the question (a name: "before PharmEasy");
-- whether it is the seed.
+- whether it is the seed;
+- the aspect encoder's cosines (`aspects.py`: MiniLM tuned so that a question and the
+  statements of its attribute come close whatever their words) to the question and to the
+  seed, and how far below the seed's to the question it is (the embedding model's cosines in
+  their place without the encoder).
 
 Trained by training/same_attribute/train.py on story statements none of the scored sets hold
 (folds keep whole attributes apart), shipped as data/same_attribute.npz. Without the file the
@@ -35,7 +39,11 @@ FLOOR = 0.5  # P(same attribute) at which a statement joins the seed's group
 LINK = 0.0  # the least centred cosine to the seed a statement must have to join (model or rule)
 MARGIN = 0.5  # ... and how far below the seed's centred cosine to the question it may be
 ASKED_FLOOR = 0.05  # ... and the least centred cosine to the question it must have
-FEATURES = 11
+FEATURES = 14
+# With the aspect encoder, a statement also joins the gate when its aspect cosine to the
+# question is within this of the seed's ("was given bay 3" for "Where does Pilar park?").
+ASPECT_LINK = 0.1
+_ASPECT = 11  # the column of the aspect cosine to the question
 _TOKEN = re.compile(r"\w[\w.+-]*\w|\w")
 _NAMED = re.compile(rf"(?<![.!?]\s)(?<!^)\b[{UPPER}0-9][\w.+-]*")  # capitalised, not first
 
@@ -93,12 +101,19 @@ def features(
     query: Matrix,
     subject: set[str],
     seed: int | None = None,
+    aspect: tuple[Matrix, Matrix] | None = None,
 ) -> Signals:
     """One row of the first model's numbers per statement, and the seed (the statement closest
-    to the question once centred, unless given)."""
+    to the question once centred, unless given). `aspect`: the statements' and the question's
+    aspect vectors (unit length), None without the encoder."""
     centred, close, raw = closeness(vectors, query)
     seed = int(np.argmax(close)) if seed is None else seed
     unit = _unit(vectors)
+    said, asked = (unit, query / max(float(np.linalg.norm(query)), 1e-9))
+    if aspect is not None:
+        said, asked = aspect
+    to_question = said @ asked.reshape(-1)
+    to_seed = said @ said[seed]
     rank = np.empty(len(texts))
     rank[np.argsort(-close, kind="stable")] = np.arange(len(texts))
     words = [_words(text, subject) for text in texts]
@@ -119,6 +134,9 @@ def features(
             float(bool(content & asked_words)),
             rank[i] / len(texts),
             float(i == seed),
+            to_question[i],
+            to_seed[i],
+            to_question[seed] - to_question[i],
         )
     return Signals(rows, seed, centred, [named for named, _ in words])
 
@@ -161,12 +179,14 @@ def probabilities(
     subject: set[str],
     seed: int | None = None,
     link: float = LINK,
+    aspect: tuple[Matrix, Matrix] | None = None,
 ) -> tuple[npt.NDArray[np.float64], int]:
     """P(the statement speaks of the attribute the question asks) for each statement, and the
     seed (1.0 for it); without the model file, the old rule's 0 or 1. `link`: the least centred
     cosine to the seed a statement must have (below it, 0) unless it names a name the seed
-    names (a change names the value it replaces)."""
-    signals = features(texts, vectors, question, query, subject, seed)
+    names (a change names the value it replaces) or, with `aspect` (as for `features`), its
+    aspect cosine to the question is within `ASPECT_LINK` of the seed's."""
+    signals = features(texts, vectors, question, query, subject, seed, aspect)
     rows, seed = signals.rows, signals.seed
     model = _model()
     if model is None:
@@ -177,6 +197,8 @@ def probabilities(
         first = (rows @ weights + bias).astype(np.float64)
         logits = (chained(signals, first) @ chain_weights + chain_bias).astype(np.float64)
         linked = (rows[:, 4] >= link) | (rows[:, 5] > 0)  # close enough, or naming its value
+        if aspect is not None:
+            linked |= rows[:, _ASPECT] >= rows[seed, _ASPECT] - ASPECT_LINK
         joined = np.where(linked, 1.0 / (1.0 + np.exp(-logits)), 0.0)
     joined[seed] = 1.0
     return joined, seed

@@ -31,7 +31,7 @@ from enum import Enum
 import numpy as np
 import numpy.typing as npt
 
-from mnemex.ledger import assertion, attribute
+from mnemex.ledger import aspects, assertion, attribute
 from mnemex.ledger.attribute import names_in, tokens
 from mnemex.ledger.patterns import OPENING_VERB
 from mnemex.text import STOPWORDS
@@ -223,6 +223,12 @@ def _singular(name: str) -> str:
     return name[:-1] if len(name) > 4 and name.endswith("s") and not name.endswith("ss") else name
 
 
+def _aspects(texts: Sequence[str], question: str) -> tuple[Vector, Vector] | None:
+    """The statements' and the question's aspect vectors, None without the encoder."""
+    found = aspects.vectors([*texts, question])
+    return None if found is None else (found[:-1], found[-1:])
+
+
 def about_subject(question: str, candidates: Sequence[Candidate]) -> list[Candidate]:
     """The best `POOL` candidates that speak of the subject the question names (read before
     any vector is loaded: most questions name none, and resolution then costs nothing more)."""
@@ -241,6 +247,7 @@ def resolve(
     floor: float = 0.5,
     anchor: str | None = None,
     read: bool = True,
+    aspect: bool = True,
     elsewhere: Collection[str] = (),
 ) -> str | None:
     """The id of the statement about the subject (`about_subject`'s, with their vectors) that
@@ -251,7 +258,8 @@ def resolve(
     them answers instead (the ledger missed the change). An anchor that reads as a mention is
     no anchor: the question is resolved as if the ledger had no answer. `floor`: the least
     P(assertion) a statement must have to answer; `read`: False counts every statement as an
-    assertion (the ablation without the statement reader).
+    assertion (the ablation without the statement reader); `aspect`: False groups statements
+    without the aspect encoder (by the embedding model's cosines alone).
     """
     members = [c for c in members if c.vector is not None]
     if query is None or len(members) < 2:
@@ -281,6 +289,7 @@ def resolve(
         _subject_words(members, names),
         seed,
         attribute.LINK if seed is None else ANCHOR_LINK,
+        _aspects(texts, question) if aspect else None,
     )
     if seed is not None:  # values held under other keys do not join the anchor's group
         relevant = relevant * np.array([c.id not in elsewhere for c in members])
