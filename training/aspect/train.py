@@ -1,7 +1,9 @@
 """Train the shipped aspect encoder: which attribute does a sentence speak of, as a vector?
 
     .venv/bin/pip install -r training/reading/requirements.txt
-    .venv/bin/python -m training.aspect.train [STORY_SET.json ...]
+    .venv/bin/python -m training.aspect.train --out held.onnx          # 1: 60% of attributes
+    .venv/bin/python -m training.same_attribute.train --aspect held.onnx  # 2: the model on it
+    .venv/bin/python -m training.aspect.train --all --epochs 3         # 3: the shipped encoder
 
 MiniLM (all-MiniLM-L6-v2, all six layers, the embedding model's frozen int8 token table, as the
 statement reader) fine-tuned as a bi-encoder: a question and the statements of its story (the
@@ -11,12 +13,13 @@ Per question, the subject's statements are the candidates, as at read time; the 
 cross-entropy on a learned scale and bias of the cosine.
 
 The stories are training/assertion/stories*.json (written for training only). Their attributes
-are split in two by a hash of the name: the encoder learns from the first part (`ENCODER`), and
-training/same_attribute/train.py fits the same-attribute model on the second with this encoder's
-cosines as features, so that model weighs them as they come out on attributes the encoder never
-saw. This script prints the held-out AUC of the cosine (per question, the subject's statements
-ranked) for the fine-tuned encoder and for the plain embedding model, then writes
-src/mnemex/ledger/data/aspect.onnx (int8).
+are split in two by a hash of the name (`ENCODER`: 60% on the encoder's side). Without `--all`
+the encoder learns from its side only and this script prints the AUC of the cosine on the other
+side (per question, the subject's statements ranked) for it and for the plain embedding model;
+training/same_attribute/train.py then fits the same-attribute model on the other side with
+that encoder's cosines, so the model weighs them as they come out on attributes an encoder
+never saw. The shipped encoder learns from every attribute (`--all`). Written int8 to `--out`
+(default src/mnemex/ledger/data/aspect.onnx).
 """
 
 from __future__ import annotations
@@ -216,6 +219,7 @@ def main() -> None:
     parser.add_argument(
         "--all", action="store_true", help="learn from every attribute (no held-out check)"
     )
+    parser.add_argument("--out", type=Path, default=OUT, help="where the encoder is written")
     args = parser.parse_args()
     paths = args.sets or sorted(STORIES.glob("stories*.json"))
     learn = groups(paths, None if args.all else encoder_side)
@@ -229,9 +233,9 @@ def main() -> None:
     if not args.all:
         tuned = question_auc(probe, torch_vectors(encoder))
         print(f"held-out attributes, fine-tuned: AUC {tuned:.3f}")
-    OUT.parent.mkdir(parents=True, exist_ok=True)
-    export(encoder, OUT, "vectors")
-    print(f"wrote {OUT} ({OUT.stat().st_size / 1e6:.1f} MB)")
+    args.out.parent.mkdir(parents=True, exist_ok=True)
+    export(encoder, args.out, "vectors")
+    print(f"wrote {args.out} ({args.out.stat().st_size / 1e6:.1f} MB)")
 
 
 if __name__ == "__main__":

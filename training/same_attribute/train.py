@@ -1,6 +1,6 @@
 """Train the shipped same-attribute model (numpy logistic regression).
 
-    python -m training.same_attribute.train [STORY_SET.json ...]
+    python -m training.same_attribute.train [--aspect ENCODER.onnx] [STORY_SET.json ...]
 
 For every question of the story sets (default: the assertion model's training stories,
 training/assertion/stories*.json, none of them scored by `mnemex eval ledger`) whose attribute
@@ -9,7 +9,11 @@ statements across all of its stories are the candidates, the one closest to the 
 seed, and a statement is a positive when it belongs to the question's story (its attribute).
 Folds hold out whole attributes, so the printed scores are for attributes the model has not
 seen; L2 is picked on them, the model refit on everything and written to
-src/mnemex/ledger/data/same_attribute.npz.
+src/mnemex/ledger/data/same_attribute.npz. `--aspect`: the encoder whose cosines are the
+features, one trained without `--all` (default: the shipped one). The shipped model was fitted
+on the cosines of the encoder that learnt from the other attributes alone (`python -m
+training.aspect.train --out held.onnx`), so it weighs them as they come out on attributes an
+encoder never saw; the shipped encoder then learnt from every attribute (`--all`).
 """
 
 from __future__ import annotations
@@ -70,12 +74,17 @@ def questions(paths: list[Path]) -> list[tuple[list[str], str, set[str], list[in
 
 
 def main(argv: list[str]) -> None:
+    encoder_file = None
+    if argv[:1] == ["--aspect"]:
+        encoder_file, argv = Path(argv[1]), argv[2:]
     paths = [Path(p) for p in argv] or sorted(STORIES.glob("stories*.json"))
     # The aspect encoder learnt from some of these attributes: fit on the others, so its
     # cosines are weighed as they come out on attributes it never saw.
     asked = [a for a in questions(paths) if not encoder_side(a[4])]
     embedder = load_embedder("minilm-int8")
     encoder = aspects.encoder()
+    if encoder_file is not None:
+        encoder = aspects.Encoder(encoder_file.read_bytes(), "aspect")
     assert embedder is not None and encoder is not None, "the models are needed to train"
     unique = sorted({t for texts, q, *_ in asked for t in [*texts, q]})
     vectors = dict(zip(unique, embedder.embed(unique), strict=True))

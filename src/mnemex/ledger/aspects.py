@@ -36,6 +36,7 @@ class Encoder(TunedModel[Vector]):
     """The aspect encoder: a unit vector per text."""
 
     MAX_TOKENS = 64  # as trained
+    READ_CACHE = 5_000  # 1.5 KB a vector: the store keeps them all, the process the latest
 
     def vectors(self, texts: Sequence[str]) -> Matrix:
         return np.stack(self.outputs(texts)).astype(np.float32)
