@@ -35,9 +35,9 @@ from typing import Any
 
 import numpy as np
 
-from mnemex.embed import load_embedder, load_tokenizer, padded
+from mnemex.embed import load_embedder, load_tokenizer
 from training.fitting import auc
-from training.reading.train import export, minilm, pooled
+from training.reading.train import batch, export, minilm, pooled
 
 HERE = Path(__file__).resolve().parent
 STORIES = HERE.parent / "assertion"
@@ -115,11 +115,9 @@ def model() -> Any:
 
 
 def encode(encoder: Any, texts: list[str], tokenizer: Any) -> Any:
-    import torch
-
-    ids, mask = padded([e.ids for e in tokenizer.encode_batch(texts)])
-    ids_t, mask_t = torch.from_numpy(ids), torch.from_numpy(mask)
-    return encoder(encoder.embed(ids_t), mask_t)
+    """The encoder's unit vectors for these texts (a torch tensor, one row each)."""
+    ids, mask = batch(texts, tokenizer)
+    return encoder(encoder.embed(ids), mask)
 
 
 def train(train_groups: list[Group], epochs: int = EPOCHS) -> Any:
