@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -73,6 +75,20 @@ def test_the_latest_assertion_of_the_seed_attribute_answers_now() -> None:
     query = PERSON + CAR
     # Not the mention (day 60), not the job (day 50, another attribute): the restatement.
     assert answer("What car does Dana have?", query, story()) == "m5"
+
+
+@pytest.mark.usefixtures("mentions_are_not_assertions")
+def test_where_someone_comes_from_answers_only_a_question_about_it() -> None:
+    """ "Dana grew up in Leeds", said last, is no answer to where she lives now; it is to where
+    she grew up."""
+    city = unlike(CAR, 11)
+    lives = [
+        said(1, "Dana Whitfield lives in York", 3, city),
+        said(2, "Dana moved to Bristol", 40, city),
+        said(3, "Dana grew up in Leeds", 60, city),
+    ]
+    assert answer("Where does Dana live now?", PERSON + city, lives) == "m2"
+    assert answer("Where did Dana grow up?", PERSON + city, lives) in (None, "m3")
 
 
 @pytest.mark.usefixtures("mentions_are_not_assertions")
@@ -185,6 +201,21 @@ def test_values_known_under_another_key_are_held_elsewhere(mem_store: MemoryStor
     with mem_store._read() as tx:
         held = resolution._held_elsewhere(tx, similarity, anchor, members)
     assert held == {saved["Amara has moved on to VS Code."]}
+
+
+def test_other_key_is_the_highest_cut_that_keeps_every_labelled_same_key_pair_alike(
+    mem_store: MemoryStore,
+) -> None:
+    """OTHER_KEY is calibrated on the labelled relation-name pairs: no pair naming one key falls
+    below it (it would hide a real change), and it sits within 0.01 of the least of them (so
+    different keys as close as "operating_system" and "programming_language" stay apart)."""
+    pairs = json.loads((Path(__file__).parents[2] / "bench/data/relation_pairs.json").read_text())
+    similarity = for_embedder(mem_store.engine.embedder)
+    same = [similarity.relations(a, [b])[0] for a, b, *_ in pairs["same"]]
+    assert min(same) >= resolution.OTHER_KEY > min(same) - 0.01
+    assert similarity.relations("operating_system", ["programming_language"])[0] < (
+        resolution.OTHER_KEY
+    )
 
 
 @pytest.mark.usefixtures("mentions_are_not_assertions")

@@ -11,6 +11,8 @@ The safety net for every statement the save side could not key. It needs no extr
 2. **Same attribute**: the best-ranked candidate about the subject is the seed; a learned model
    (`attribute.py`) gives each other statement P(it speaks of the attribute the question asks),
    from its closeness to the question and the seed once the subject's shared part is removed.
+   A statement of where the subject comes from ("grew up in", "was born in") joins no group
+   but one asking that.
 3. **Assertion, not mention**: the statement reader (`assertion.py`, MiniLM fine-tuned on
    labelled statements) gives P(it sets the subject's own value) rather than naming a value.
 4. **Time**: each statement gets P(it is the latest to set the value), its two probabilities
@@ -54,6 +56,14 @@ _PAST = re.compile(
     re.IGNORECASE,
 )
 _SINCE = re.compile(r"\b(?:before|until|prior\s+to)\b", re.IGNORECASE)  # "before Y"
+# Where someone comes from holds for life: "I grew up in Kumasi" answers no question about where
+# they live or work now (nor does the save side let it replace a current value), only one that
+# asks where they come from.
+ORIGIN = re.compile(
+    r"\b(?:gr[eo]w(?:s|ing)?\s+up|(?:was|were|am|is|are)\s+born|born\s+and\s+(?:raised|bred)|"
+    r"(?:was|were)\s+raised|originally\s+(?:from|hails?)|hails?\s+from|native\s+of)\b",
+    re.IGNORECASE,
+)
 CALENDAR = frozenset(
     "january february march april may june july august september october november december "
     "jan feb mar apr jun jul aug sep sept oct nov dec monday tuesday wednesday thursday friday "
@@ -293,6 +303,8 @@ def resolve(
     )
     if seed is not None:  # values held under other keys do not join the anchor's group
         relevant = relevant * np.array([c.id not in elsewhere for c in members])
+    if not ORIGIN.search(question):
+        relevant = relevant * np.array([ORIGIN.search(c.text) is None for c in members])
     floor_of = attribute.FLOOR if seed is None else ANCHOR_FLOOR
     if len({c.when for c, r in zip(members, relevant, strict=True) if r >= floor_of}) < 2:
         return None  # no attribute with statements of two times to choose between
