@@ -29,7 +29,6 @@ import functools
 import json
 import re
 import time
-import unicodedata
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any
@@ -38,6 +37,7 @@ import mnemex
 from mnemex.config import Settings
 from mnemex.errors import NotFoundError
 from mnemex.gazetteer import canonical_map
+from mnemex.text import normalize_name
 
 CATEGORY_SYNONYMS = {"organization": "organisation", "tool": "technology", "org": "organisation"}
 _CLOSED_POS = frozenset({"VERB", "AUX", "ADV", "PRON", "DET", "ADP", "NUM", "CCONJ", "SCONJ"})
@@ -45,10 +45,10 @@ _NOUNS = frozenset({"NOUN", "PROPN"})
 
 
 def fold(text: str) -> str:
-    """Case, accents and spacing folded: the comparable form of a name."""
-    decomposed = unicodedata.normalize("NFKD", text.casefold())
-    bare = "".join(c for c in decomposed if not unicodedata.combining(c))
-    return " ".join(bare.replace("’", "'").split())
+    """Case, accents, spacing and the apostrophes inside a name folded: the comparable form of
+    a name, the engine's own key (`normalize_name`: "Søren Kjær" is "Soren Kjaer", "O'Donnell"
+    "ODonnell"), so a name the engine linked to a node is counted as naming it."""
+    return normalize_name(text.replace("’", "'"))
 
 
 def tag_key(tag: str) -> str:

@@ -68,7 +68,23 @@ def query_terms(text: str) -> list[str]:
 
 
 # Titles and initials end in a full stop without ending the sentence ("Dr. Albescu", "J. Okafor").
-TITLES = ("Dr", "Mr", "Mrs", "Ms", "Mx", "Prof", "St", "Sr", "Jr", "Mt")
+TITLES = (
+    "Dr",
+    "Mr",
+    "Mrs",
+    "Ms",
+    "Mx",
+    "Prof",
+    "Rev",
+    "Capt",
+    "Sgt",
+    "Mme",
+    "Mlle",
+    "St",
+    "Sr",
+    "Jr",
+    "Mt",
+)
 NOT_AN_END = "".join(rf"(?<!\b{title}\.)" for title in TITLES) + (
     r"(?<!\b[A-Z]\.)(?<!\be\.g\.)(?<!\bi\.e\.)"
 )
@@ -76,12 +92,22 @@ SENTENCE_BREAK = re.compile(rf"(?<=[.!?;]){NOT_AN_END}\s+|\n+")
 _SPACES = re.compile(r"\s+")
 
 
+# Latin letters that are no base letter plus an accent, so NFKD leaves them be: written as the
+# letters an English keyboard types for them ("Søren Kjær" is "Soren Kjaer", "Łódź" "Lodz").
+_LETTERS = str.maketrans(
+    {"ø": "o", "æ": "ae", "œ": "oe", "ł": "l", "đ": "d", "ð": "d", "þ": "th", "ı": "i", "ħ": "h"}
+)
+# Apostrophes inside a name: "O'Donnell" and "ODonnell" are one key, typed either way.
+_APOSTROPHES = re.compile(r"(?<=\w)['’ʼ`](?=\w)")
+
+
 def normalize_name(name: str) -> str:
     """The key of an entity name ("  José  Álvarez " -> "jose alvarez"): NFKC, casefolded,
-    accents dropped, spaces collapsed: one node whatever the keyboard."""
+    accents dropped, letters without a base letter transliterated, apostrophes inside it
+    dropped, spaces collapsed: one node whatever the keyboard."""
     folded = unicodedata.normalize("NFKD", unicodedata.normalize("NFKC", name).casefold())
-    bare = "".join(c for c in folded if not unicodedata.combining(c))
-    return _SPACES.sub(" ", unicodedata.normalize("NFC", bare).strip())
+    bare = "".join(c for c in folded if not unicodedata.combining(c)).translate(_LETTERS)
+    return _SPACES.sub(" ", _APOSTROPHES.sub("", unicodedata.normalize("NFC", bare)).strip())
 
 
 _ARTICLE = re.compile(r"^(?:the|a|an)\s+")

@@ -313,6 +313,27 @@ def test_an_opening_proper_noun_with_a_finite_verb_is_a_name() -> None:
     assert _named("Standup moved to 10am") == {}
 
 
+def test_a_word_no_dictionary_holds_is_a_name_wherever_it_stands() -> None:
+    """The small tagger calls many unknown names a common noun, or a first name a nationality;
+    a capitalised word that is no English word (nor its inflection, nor chat shorthand) is a
+    name, at a sentence's start too."""
+    assert "Bénédicte" in _named("Bénédicte from the cooperative sent the price list.")
+    assert "Okonkwo" in _named("We met Okonkwo at the bank.")
+    assert "Priya" in _named("Idk what Priya wants.")
+    assert "Aiko Tanabe" in _named("Aiko Tanabe, visiting from Hokkaido, lands Sunday.")
+    assert _named("Tunde sorted the boiler pressure.") == {"Tunde": "PERSON"}
+    for text, word in (
+        ("Btw the build is green again.", "Btw"),
+        ("Flights to Accra are about 850 each.", "Flights"),
+        ("Voted reject at the meeting.", "Voted"),
+        ("Everyone calls it the annex.", "Everyone"),
+        ("Need SLAs agreed before I commit.", "SLAs"),
+        ("The French team and two Republicans came.", "Republicans"),
+        ("Per Ulla, their supermarket has been M&S Food since the spring.", "Per Ulla"),
+    ):
+        assert word not in _named(text), text
+
+
 def test_a_generic_medicine_name_is_a_concept_in_any_case() -> None:
     """By the stems of international nonproprietary names, not a list of drugs."""
     from mnemex.analysis.canon import categorise

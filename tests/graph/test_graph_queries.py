@@ -140,6 +140,42 @@ def test_a_title_and_a_surname_are_the_one_person_so_named(store: MemoryStore) -
     assert store.entity("Mr. Carvalho").name == "Mr. Carvalho"
 
 
+@pytest.mark.parametrize(
+    ("full", "titled"),
+    [
+        ("Hilary Pemberton", "Judge Pemberton"),
+        ("Bastien Garnier", "Monsieur Garnier"),
+        ("Gareth Whitlock", "Professor Whitlock"),
+        ("Klaus Hoffmann", "Herr Hoffmann"),
+        ("Takeshi Ono", "Ono-san"),
+    ],
+)
+def test_titles_of_many_kinds_and_languages_name_the_one_person_so_named(
+    store: MemoryStore, full: str, titled: str
+) -> None:
+    store.save(f"{full} is on the committee for the spring review.")
+    store.save(f"{titled} wants the draft by Friday.")
+    assert len(store.memories(entity=full)) == 2
+    assert titled in store.entity(full).aliases
+
+
+def test_a_name_typed_without_its_letters_or_apostrophe_is_the_same_node(
+    store: MemoryStore,
+) -> None:
+    """Letters NFKD leaves alone (ø, æ, ł, ı) and apostrophes inside a name are folded in the
+    key; spaces or hyphens closed up are a duplicate `maint scan` proposes."""
+    store.save("Søren Kjær is the Danish set designer.")
+    store.save("Soren Kjaer emailed the revised ground plan.")
+    store.save("Kieran O'Donnell from the council can confirm the address.")
+    store.save("Kieran ODonnell called back about the housing letter.")
+    assert len(store.memories(entity="Søren Kjær")) == 2
+    assert len(store.memories(entity="Kieran O'Donnell")) == 2
+    store.save("Rehearsal room is on La Trobe Street this season.")
+    store.save("Courier dropped the props on Latrobe Street.")
+    merges = [set(f.names) for f in store.maint_scan().findings if f.kind == "duplicate"]
+    assert {"La Trobe Street", "Latrobe Street"} in merges
+
+
 def test_a_title_before_a_common_surname_names_no_one(mem_store: MemoryStore) -> None:
     people = [{"name": f"{first} Lee", "category": "person"} for first in "Ann Bo Cy Di".split()]
     mem_store.upsert_entities([*people, {"name": "Wei Park", "category": "person"}], [])

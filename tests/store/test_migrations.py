@@ -196,6 +196,27 @@ def test_entity_keys_fold_accents_and_a_clash_keeps_its_old_key(tmp_path: Path) 
     conn.close()
 
 
+def test_migration_14_rekeys_transliterated_names(tmp_path: Path) -> None:
+    path = tmp_path / "keys14.db"
+    SqliteBackend(str(path)).close()
+    conn = sqlean.connect(str(path), isolation_level=None)
+    rows = [
+        ("ent_a", "Søren Kjær", "søren kjær"),
+        ("ent_b", "Kieran O'Donnell", "kieran o'donnell"),
+    ]
+    for entity_id, name, norm in rows:  # keys as migration 12 wrote them
+        conn.execute(
+            "INSERT INTO entities (id, tenant, name, norm, created_at, updated_at) "
+            "VALUES (?, 'default', ?, ?, 0, 0)",
+            (entity_id, name, norm),
+        )
+    (migrate,) = [m for version, _, m in migrations.MIGRATIONS if version == 14]
+    migrate(conn)
+    keys = dict(conn.execute("SELECT id, norm FROM entities").fetchall())
+    assert keys == {"ent_a": "soren kjaer", "ent_b": "kieran odonnell"}
+    conn.close()
+
+
 def test_migration_11_turns_pinned_tags_into_the_pinned_column(tmp_path: Path) -> None:
     path = tmp_path / "v9.db"
     conn = sqlean.connect(str(path))

@@ -17,7 +17,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from mnemex import gazetteer
-from mnemex.text import UPPER
+from mnemex.text import NAME_PARTICLES, UPPER
 
 CATEGORIES = (
     "person",
@@ -257,7 +257,24 @@ def other_kin(kin: str | None, other: str | None) -> bool:
     return kin is not None and kin != other
 
 
-TITLES = frozenset("dr dr. mr mr. mrs mrs. ms ms. mx mx. miss prof prof. doctor".split())
+# Titles written before a name ("Dr Okafor", "Professor Whitlock", "Madame Roux", "Frau Berger").
+# No word that is also a common first name ("Don", "Major") nor a family word ("Auntie").
+_TITLE_WORDS = (
+    "dr mr mrs ms mx miss prof doctor professor judge coach nurse sister father rev "
+    "reverend pastor rabbi imam sir dame lord lady captain capt officer detective sergeant sgt "
+    "councillor councilor mayor senator governor ambassador chef "
+    "inspector monsieur madame mme mademoiselle mlle herr frau señor senor señora senora "
+    "signor signora senhor senhora"
+).split()
+TITLES = frozenset(
+    _TITLE_WORDS
+    + [
+        f"{t}."
+        for t in ("dr", "mr", "mrs", "ms", "mx", "prof", "rev", "capt", "sgt", "mme", "mlle")
+    ]
+)
+# Honorifics written after a name with a hyphen ("Ono-san", "Kim-ssi", "Park-nim").
+_TITLE_AFTER = re.compile(r"^([^\W\d_][\w'’]*)-(?:san|sama|sensei|kun|chan|ssi|nim|ji)$")
 # Words after a name that make it a company's: "Halcyon Labs" is also "Halcyon".
 ORG_TAILS = frozenset(
     "labs lab inc inc. corp corp. ltd ltd. llc gmbh group co co. technologies "
@@ -282,11 +299,34 @@ def short_forms(name: str) -> list[str]:
 
 
 def untitled(name: str) -> str | None:
-    """The name without a title ("Dr. Okafor" -> "Okafor"), or None when it has none."""
+    """The name without a title ("Dr. Okafor" -> "Okafor", "Ono-san" -> "Ono"), or None when
+    it has none."""
     words = name.split()
-    if len(words) >= 2 and words[0].casefold() in TITLES:
-        return " ".join(words[1:])
-    return None
+    if len(words) >= 2 and words[0].casefold() in TITLES and all(map(_name_word, words[1:])):
+        return " ".join(words[1:])  # not "Lord of the Rings", "Sister Act 2"
+    after = _TITLE_AFTER.match(name)
+    return after.group(1) if after else None
+
+
+def _name_word(word: str) -> bool:
+    """A word of a person's name: capitalised letters ("O'Neill", "Nakamura-Reid") or a
+    particle ("van", "de")."""
+    letters = word.replace("-", "").replace("'", "").replace("’", "")
+    return bool(re.fullmatch(NAME_PARTICLES, word)) or (word[:1].isupper() and letters.isalpha())
+
+
+def surname_alone(name: str) -> bool:
+    """Whether what follows a title is a surname alone: one word, or particles and one word
+    ("Osei", "van Wyk", "de la Cruz"), not a first name and a surname."""
+    words = name.split()
+    return all(re.fullmatch(NAME_PARTICLES, w) for w in words[:-1])
+
+
+def titled_spellings(surname: str) -> list[str]:
+    """Every way a title and this name are written as one node's name ("Dr Osei", "Osei-san")."""
+    return [f"{title} {surname}" for title in sorted(TITLES)] + [
+        f"{surname}-{suffix}" for suffix in ("san", "sama", "sensei", "kun", "chan", "ssi", "nim")
+    ]
 
 
 def nameworthy(name: str) -> bool:

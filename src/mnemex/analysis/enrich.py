@@ -427,12 +427,12 @@ def _surnamed(tx: Tx, surname: str) -> list[Entity] | None:
 def _titled_nodes(tx: Tx, surname: str) -> list[Entity]:
     """The live nodes named by a title and this surname ("Dr. Osei", "Dr Osei"): one indexed
     read of every title's spelling, no scan."""
-    ids = tx.entity_ids([f"{title} {surname}" for title in sorted(canon.TITLES)])
+    ids = tx.entity_ids(canon.titled_spellings(surname))
     found = tx.get_entities(list(dict.fromkeys(ids.values())))
     return [
         e
         for e in found.values()
-        if e.expired_at is None and len(e.name.split()) == 2 and canon.untitled(e.name)
+        if e.expired_at is None and len(e.name.split()) <= 2 and canon.untitled(e.name)
     ]
 
 
@@ -454,7 +454,7 @@ def _titled_person(tx: Tx, name: str) -> Entity | None:
     """The tenant's one person a title and one name stand for: "Dr. Osei" is Amara Osei when
     she is the one Osei, "Dr. Amara" when she is the one Amara; None when none or several."""
     base = canon.untitled(name)
-    if base is None or " " in base:
+    if base is None or not canon.surname_alone(base):
         return None
     people = {e.id: e for e in _surnamed(tx, base) or []}
     people.update({e.id: e for e in _longer(tx, base) if e.category == "person"})
@@ -479,7 +479,7 @@ def _untitled(tx: Tx, name: str) -> str:
     """A titled full name is the person's node ("Dr. Adaeze Okafor" is Adaeze Okafor); a title
     and a surname alone ("Dr. Okafor") stay as said, for `maint scan` to match by surname."""
     base = canon.untitled(name)
-    if base is None or " " not in base or tx.find_entity(name) is not None:
+    if base is None or canon.surname_alone(base) or tx.find_entity(name) is not None:
         return name
     return base
 

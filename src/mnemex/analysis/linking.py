@@ -5,20 +5,17 @@ link to a stranger of that name."""
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Callable, Sequence
-from typing import Any
 
 from mnemex import gazetteer
 from mnemex.analysis import canon
 from mnemex.analysis.entities import (
-    SPACY_MODEL,
     WORD_RUN,
     Mention,
     Token,
+    dictionary_words,
     merge,
     tag_at,
-    warn_once,
 )
 from mnemex.models import Entity
 from mnemex.text import STOPWORDS, normalize_name
@@ -37,22 +34,6 @@ def _ngrams(text: str, longest: int = 3) -> list[tuple[str, int, int]]:
                 continue  # a stored name neither starts nor ends with "the", "of", ...
             grams.append((text[chunk[0][1] : chunk[-1][2]], chunk[0][1], chunk[-1][2]))
     return grams
-
-
-@functools.cache
-def dictionary_words() -> frozenset[str]:
-    """English nouns, verbs, adjectives and adverbs (WordNet's index, as spaCy's lemmatizer
-    ships it), lowercase; empty without spaCy."""
-    try:
-        import spacy
-
-        nlp = spacy.load(SPACY_MODEL, exclude=["tok2vec", "tagger", "parser", "ner", "senter"])
-        lemmatizer: Any = nlp.get_pipe("lemmatizer")
-        table = lemmatizer.lookups.get_table("lemma_index")
-    except (ImportError, OSError, ValueError, KeyError) as exc:
-        warn_once(f"spaCy's word lists unavailable: {exc}")
-        return frozenset()
-    return frozenset(word for words in table.values() for word in words)
 
 
 def _common_word(gram: str, entity: Entity, words: Sequence[Token], start: int, end: int) -> bool:

@@ -17,6 +17,7 @@ named it). Each fix is one audit event (`maint_fix`) carrying what it changed, a
 from __future__ import annotations
 
 import difflib
+import re
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
@@ -81,8 +82,10 @@ def _all(tx: Tx) -> tuple[list[Entity], list[Relation]]:
 
 
 def _canonical(name: str) -> str:
+    """The name's key, known aliases resolved, with its spaces and hyphens closed up: "De
+    Souza" and "DeSouza", "La Trobe Street" and "Latrobe Street", "Mary-Jane" and "Mary Jane"."""
     known = gazetteer.canonical_map().get(name.casefold())
-    return normalize_name(known[0] if known else name)
+    return re.sub(r"[\s-]+", "", normalize_name(known[0] if known else name))
 
 
 def _keep_first(a: Entity, b: Entity, mentions: dict[str, int]) -> tuple[Entity, Entity]:
@@ -148,8 +151,8 @@ def _duplicates(
             surnames.setdefault(normalize_name(e.name.split()[-1]), []).append(e)
     for e in entities:
         base = canon.untitled(e.name)
-        if base is not None and " " not in base:
-            same = surnames.get(normalize_name(base), [])
+        if base is not None and canon.surname_alone(base):  # "Dr Osei", "Dr van Wyk"
+            same = surnames.get(normalize_name(base.split()[-1]), [])
             if len(same) == 1:
                 add(same[0], e, "a title and the surname of the tenant's one person so named")
         if e.name.isupper():

@@ -430,7 +430,8 @@ def _m011_memory_lifetime(conn: Connection) -> None:
 def _m012_entity_keys(conn: Connection) -> None:
     """Entity and alias keys fold accents ("José" and "Jose" are one key). A key that would now
     collide with another entity's keeps its old form: `mnemex maint scan` reports the pair as a
-    duplicate to merge, so no entity is joined without a decision."""
+    duplicate to merge, so no entity is joined without a decision. Migration 14 runs it again:
+    the key learnt to transliterate ("Søren Kjær" is "soren kjaer") and drop apostrophes."""
     from mnemex.text import normalize_name
 
     rows = conn.execute("SELECT id, tenant, name, norm FROM entities ORDER BY seq").fetchall()
@@ -474,6 +475,7 @@ MIGRATIONS: list[tuple[int, str, Callable[[Connection], None]]] = [
     (11, "memory lifetime", _m011_memory_lifetime),
     (12, "accent-free entity keys", _m012_entity_keys),
     (13, "bulk loads", _m013_bulk_loads),
+    (14, "transliterated entity keys", _m012_entity_keys),
 ]
 
 

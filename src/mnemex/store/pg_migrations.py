@@ -255,7 +255,8 @@ CREATE INDEX memories_temporal ON memories (tenant, id)
 
 
 def _m012_entity_keys(conn: Connection) -> None:
-    """Entity and alias keys fold accents, as in SQLite's migration 12 (a clash keeps its key)."""
+    """Entity and alias keys fold accents, as in SQLite's migration 12 (a clash keeps its key);
+    migration 14 runs it again for the transliterating key."""
     from mnemex.text import normalize_name
 
     rows = conn.execute("SELECT id, tenant, name, norm FROM entities ORDER BY seq").fetchall()
@@ -336,6 +337,7 @@ MIGRATIONS: list[tuple[int, str, Callable[[Connection], None]]] = [
     (11, "memory lifetime", _m011_memory_lifetime),
     (12, "accent-free entity keys", _m012_entity_keys),
     (13, "bulk loads", _m013_bulk_loads),
+    (14, "transliterated entity keys", _m012_entity_keys),
 ]
 
 
