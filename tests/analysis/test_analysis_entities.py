@@ -65,6 +65,7 @@ def test_title_spans() -> None:
     assert spans("Priya Nair is my new manager") == []  # a lowercase role is no title run
     assert spans("Marcus Lee owns the Flux service") == []
     assert not nameworthy("Director of Engineering") and nameworthy("Neovim")
+    assert not nameworthy("Danish set designer") and nameworthy("Mac mini")
 
 
 @pytest.mark.parametrize(

@@ -174,6 +174,8 @@ def test_a_name_typed_without_its_letters_or_apostrophe_is_the_same_node(
     store.save("Courier dropped the props on Latrobe Street.")
     merges = [set(f.names) for f in store.maint_scan().findings if f.kind == "duplicate"]
     assert {"La Trobe Street", "Latrobe Street"} in merges
+    # What someone is, read by the ledger, is no node of its own.
+    assert "Danish set designer" not in [e.name for e in store.entities(limit=100)]
 
 
 def test_a_title_before_a_common_surname_names_no_one(mem_store: MemoryStore) -> None:

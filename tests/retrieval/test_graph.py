@@ -37,12 +37,12 @@ def test_query_entities_are_found_in_any_case(lexical_store: MemoryStore) -> Non
 
 
 def test_saved_entities_count_and_openers_need_confirmation(lexical_store: MemoryStore) -> None:
-    lexical_store.save("Quokka deploys are on Fridays")  # "Quokka" opens a sentence: unsure
+    lexical_store.save("Wombat deploys are on Fridays")  # "Wombat", a word, opens a sentence: unsure
     graph = _graph(lexical_store)
-    assert graph.query_entities("quokka") == []
-    lexical_store.save("ops note", entities=["Quokka"])  # named with certainty elsewhere
+    assert graph.query_entities("wombat") == []
+    lexical_store.save("ops note", entities=["Wombat"])  # named with certainty elsewhere
     graph = _graph(lexical_store)
-    assert len(graph.query_entities("quokka")) == 1
+    assert len(graph.query_entities("wombat")) == 1
 
 
 def test_ppr_prefers_the_subject_then_mentions_then_strangers(lexical_store: MemoryStore) -> None:

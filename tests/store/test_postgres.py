@@ -188,7 +188,7 @@ def test_backfilling_migrations_see_every_tenant(
                             (f"mem_{tenant}_{name}", tenant, tags),
                         )
             later = [version for version, _, _ in pg_migrations.MIGRATIONS[2:]]
-            assert later == [3, 4, 5, 6, 7, 8, 9, 11, 12, 13]
+            assert later == [3, 4, 5, 6, 7, 8, 9, 11, 12, 13, 14]
             assert pg_migrations.apply(conn, 2) == later
             for tenant in ("a", "b"):
                 with conn.transaction():

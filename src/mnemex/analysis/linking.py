@@ -13,10 +13,10 @@ from mnemex.analysis.entities import (
     WORD_RUN,
     Mention,
     Token,
-    dictionary_words,
     merge,
     tag_at,
 )
+from mnemex.analysis.words import dictionary_words
 from mnemex.models import Entity
 from mnemex.text import STOPWORDS, normalize_name
 

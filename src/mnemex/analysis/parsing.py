@@ -12,7 +12,7 @@ import threading
 from collections.abc import Sequence
 from typing import Any
 
-from mnemex.analysis.entities import SPACY_MODEL, warn_once
+from mnemex.analysis.words import SPACY_MODEL, warn_once
 from mnemex.ledger.cores import Word
 
 _lock = threading.Lock()

