@@ -37,7 +37,7 @@ def test_query_entities_are_found_in_any_case(lexical_store: MemoryStore) -> Non
 
 
 def test_saved_entities_count_and_openers_need_confirmation(lexical_store: MemoryStore) -> None:
-    lexical_store.save("Wombat deploys are on Fridays")  # "Wombat", a word, opens a sentence: unsure
+    lexical_store.save("Wombat deploys are on Fridays")  # a word opening a sentence: unsure
     graph = _graph(lexical_store)
     assert graph.query_entities("wombat") == []
     lexical_store.save("ops note", entities=["Wombat"])  # named with certainty elsewhere
