@@ -84,7 +84,7 @@ def _settings(embed_model: str | None) -> Settings:
 def _tagger() -> Any:
     import spacy
 
-    from mnemex.analysis.entities import SPACY_MODEL
+    from mnemex.analysis.words import SPACY_MODEL
 
     return spacy.load(SPACY_MODEL, exclude=["ner", "parser", "lemmatizer"])
 
