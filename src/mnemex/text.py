@@ -110,6 +110,12 @@ def normalize_name(name: str) -> str:
     return _SPACES.sub(" ", _APOSTROPHES.sub("", unicodedata.normalize("NFC", bare)).strip())
 
 
+def lettered(word: str) -> bool:
+    """Whether a word is letters alone, hyphens and apostrophes aside ("O'Neill",
+    "Nakamura-Reid", "Tanabe-san"; not "V70", "C++")."""
+    return word.replace("-", "").replace("'", "").replace("’", "").isalpha()
+
+
 _ARTICLE = re.compile(r"^(?:the|a|an)\s+")
 
 

@@ -17,7 +17,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from mnemex import gazetteer
-from mnemex.text import NAME_PARTICLES, UPPER
+from mnemex.text import NAME_PARTICLES, UPPER, lettered
 
 CATEGORIES = (
     "person",
@@ -312,8 +312,7 @@ def untitled(name: str) -> str | None:
 def _name_word(word: str) -> bool:
     """A word of a person's name: capitalised letters ("O'Neill", "Nakamura-Reid") or a
     particle ("van", "de")."""
-    letters = word.replace("-", "").replace("'", "").replace("’", "")
-    return bool(re.fullmatch(NAME_PARTICLES, word)) or (word[:1].isupper() and letters.isalpha())
+    return bool(re.fullmatch(NAME_PARTICLES, word)) or (word[:1].isupper() and lettered(word))
 
 
 def surname_alone(name: str) -> bool:

@@ -31,7 +31,7 @@ from mnemex.analysis.words import (
     unknown_opener,
     warn_once,
 )
-from mnemex.text import ALNUM, STOPWORDS, UPPER, normalize_name
+from mnemex.text import ALNUM, STOPWORDS, UPPER, lettered, normalize_name
 
 log = logging.getLogger(__name__)
 
@@ -516,7 +516,7 @@ def _bare_word(name: str) -> bool:
     key = name.casefold()
     return (
         name[:1].isupper()
-        and name.replace("-", "").replace("'", "").replace("’", "").isalpha()
+        and lettered(name)
         and key not in gazetteer.canonical_map()
         and key not in canon.TITLES
     )

@@ -10,12 +10,11 @@ from __future__ import annotations
 
 import functools
 import logging
-import unicodedata
 from collections.abc import Sequence
 from typing import Any, Protocol
 
 from mnemex.analysis import canon
-from mnemex.text import STOPWORDS
+from mnemex.text import STOPWORDS, lettered, normalize_name
 
 log = logging.getLogger("mnemex.analysis.entities")
 
@@ -75,8 +74,7 @@ def dictionary_words() -> frozenset[str]:
 def in_dictionary(word: str) -> bool:
     """Whether a word, or the lemma its ending suggests, is an English word ("Flights",
     "Voted", "Staffing", "Café"): the dictionary lists lemmas only."""
-    key = unicodedata.normalize("NFKD", word.casefold())
-    key = "".join(c for c in key if not unicodedata.combining(c))
+    key = normalize_name(word)
     stems = [key] + [
         key[: -len(ending)] + instead
         for ending, instead in _ENDINGS
@@ -95,7 +93,7 @@ def unknown_name(name: str) -> bool:
     key = name.casefold()
     return (
         name[:1].isupper()
-        and name.replace("-", "").replace("'", "").replace("’", "").isalpha()
+        and lettered(name)
         and len(name) >= 3
         and not (name.endswith("s") and name[:-1].isupper())  # "SLAs", "UTIs": kinds of things
         and key not in STOPWORDS
