@@ -309,11 +309,39 @@ def score_pairs(pairs: Sequence[dict[str, Any]], settings: Settings) -> dict[str
     }
 
 
+# Words a labeller and the engine use for one attribute ("occupation" for "role", "boss" for
+# "manager", "dog" for "pet"): a fact keyed by one matches a label of another.
+_SAME_ATTRIBUTE = [
+    {"role", "occupation", "job", "title", "position", "profession"},
+    {"manager", "boss", "supervisor"},
+    {"pet", "dog", "cat"},
+    {"car", "vehicle"},
+    {"fiance", "fiancee"},
+]
+_AS_ONE = {word: min(words) for words in _SAME_ATTRIBUTE for word in words}
+
+
 def _relation_words(relation: str) -> set[str]:
-    return set(tag_key(relation).split()) - {"of", "the", "a"}
+    words = set(tag_key(relation).split()) - {"of", "the", "a"}
+    return {_AS_ONE.get(word, word) for word in words}
 
 
 def _fact_matches(fact: Any, label: dict[str, Any], aliases: dict[str, set[str]]) -> bool:
+    return _states(fact, label, aliases) or _states_inverse(fact, label, aliases)
+
+
+def _states_inverse(fact: Any, label: dict[str, Any], aliases: dict[str, set[str]]) -> bool:
+    """A labeller may write "Priscila Amaral / role / sous chef" for the fact the engine reads
+    as "user / sous_chef / Priscila Amaral": the same statement from the other end."""
+    subject = fold(label["subject"])
+    if fold(fact.object).strip(" .") not in {subject, *aliases.get(subject, set())}:
+        return False
+    if not _relation_words(label["attribute"]) & {_AS_ONE["role"]}:
+        return False
+    return tag_key(fact.relation) == tag_key(label["value"])
+
+
+def _states(fact: Any, label: dict[str, Any], aliases: dict[str, set[str]]) -> bool:
     subject = fold(label["subject"])
     subjects = {subject, *aliases.get(subject, set())}
     if fold(fact.subject) not in subjects:

@@ -12,7 +12,7 @@ from mnemex.clock import from_micros, to_micros
 from mnemex.config import Settings
 from mnemex.embed import Vectors, from_bytes
 from mnemex.engine import Engine
-from mnemex.ledger import aspects, assertion, resolve
+from mnemex.ledger import aspects, assertion, kinds, resolve
 from mnemex.ledger import search as ledger
 from mnemex.ledger.anchor import spans, value_relations
 from mnemex.ledger.similarity import Similarity, for_embedder
@@ -136,7 +136,10 @@ def _held_elsewhere(
         known = {relation for span in spans(member.text) for relation in value_relations(tx, span)}
         for relation in known - alike.keys():
             closest = max(similarity.relations(relation, asked))
-            alike[relation] = relation in asked or closest >= OTHER_KEY
+            people = {kinds.people_key(relation)} | {kinds.people_key(r) for r in asked}
+            # "My sister is Ana" is no news of "My girlfriend is Talia", alike as they read
+            apart = None not in people and len(people) > 1
+            alike[relation] = relation in asked or (closest >= OTHER_KEY and not apart)
         if known and not any(alike[relation] for relation in known):
             out.add(member.id)
     return out

@@ -549,3 +549,28 @@ def test_a_key_named_only_by_a_cue_gives_way_to_a_clearly_nearer_name(store: Mem
     assert store.search("What phone does Priya have?", k=1)[0].memory.content.startswith(
         "Priya's phone"
     )
+
+
+def test_profile_leaves_out_the_manager_of_a_job_left_behind(store: MemoryStore) -> None:
+    store.save("I work at Northwind Traders.", observed_at=day(1))
+    store.save("My manager is Andrzej Kowalczyk.", observed_at=day(2))
+    store.save("My team is Payments.", observed_at=day(3))
+    assert {f.object for f in store.profile()} >= {"Northwind Traders", "Andrzej Kowalczyk"}
+    store.save("I work at Globex Corporation now.", observed_at=day(10))
+    assert store.facts("user", "employer")[0].object == "Globex Corporation"
+    shown = {f.object for f in store.profile()}
+    assert "Globex Corporation" in shown
+    assert not shown & {"Andrzej Kowalczyk", "Payments"}  # said of the job before
+    assert store.facts("user", "manager")[0].object == "Andrzej Kowalczyk"  # the ledger keeps it
+    store.save("I report to Ewa Borkowska.", observed_at=day(11))
+    assert "Ewa Borkowska" in {f.object for f in store.profile()}
+
+
+def test_profile_shows_a_partner_at_their_latest_standing(store: MemoryStore) -> None:
+    store.save("My girlfriend is Talia Brooks.", observed_at=day(1))
+    store.save("My sister is Ana.", observed_at=day(2))
+    assert ("girlfriend", "Talia Brooks") in {(f.relation, f.object) for f in store.profile()}
+    store.save("Talia and I got engaged!", observed_at=day(30))
+    shown = {(f.relation, f.object) for f in store.profile()}
+    assert ("fiance", "Talia") in shown and ("girlfriend", "Talia Brooks") not in shown
+    assert store.facts("user", "girlfriend")[0].object == "Talia Brooks"  # the ledger keeps it

@@ -251,3 +251,25 @@ def test_same_form(value: str, held: list[str], fits: bool) -> None:
 def test_names_with_a_title_an_ampersand_or_a_slash_are_one_span() -> None:
     said = [s.text for s in spans("Ulla left Dr. Østergaard for M&S Food and Salomon S/Lab shoes")]
     assert said == ["Ulla", "Dr. Østergaard", "M&S Food", "Salomon S/Lab"]
+
+
+def test_a_change_to_a_held_thing_is_the_users_and_stays_in_its_sentence(
+    store: MemoryStore,
+) -> None:
+    """A note of a change names no one ("Clio sold, got a Dacia Duster"): the user's, since the
+    user holds the Clio. A thing sold with nothing in its place is gone; a capitalised word that
+    opens the next sentence is no new value, nor is a person named as a relative."""
+    store.save("car: 2015 Renault Clio")
+    store.save("Clio sold, got a Dacia Duster. the kids need room")
+    assert store.facts("user", "car")[0].object == "Dacia Duster"
+    store.save("sold the Duster. Bergen parking is criminal")
+    assert store.facts("user", "car") == []  # retracted: no car now, and Bergen is no car
+    store.save("car - white 2009 Nissan Tsuru")
+    store.save("Tsuru sold to my cousin Beto. I'm on a moto now")
+    assert "Beto" not in {f.object for f in store.facts("user")}
+
+
+def test_a_change_word_leaves_the_value_it_names_not_another_held_one(store: MemoryStore) -> None:
+    store.save("I live in Żoliborz.")
+    store.save("We sold the Octavia. Parking in Żoliborz is hopeless.")
+    assert store.facts("user", "city")[0].object == "Żoliborz"

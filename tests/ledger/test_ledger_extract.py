@@ -312,3 +312,72 @@ def test_a_machine_named_as_code_is_the_value_not_its_kind() -> None:
 def test_a_note_that_opens_on_a_verb_is_the_writers_in_each_clause() -> None:
     triples = extract_facts("Dropped my iPhone in a lake and replaced it with a Pixel 8.")
     assert [(t.subject, t.value) for t in triples] == [(USER, "Pixel 8")]
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # someone else makes the change; the writer's value changes
+        (
+            "Neurologist switched me from sumatriptan to rizatriptan, apparently it works faster.",
+            [(USER, None, "rizatriptan")],
+        ),
+        (
+            "Callum got promoted to head of sound at the Quayside Players!",
+            [("Callum", "role", "head of sound")],
+        ),
+        ("I report to the general counsel, Ewa Borkowska.", [(USER, "manager", "Ewa Borkowska")]),
+        ("First day at Vistula Freight.", [(USER, "employer", "Vistula Freight")]),
+        (
+            "We finally got the keys to the house in Heaton Moor, Stockport.",
+            [(USER, "city", "Stockport")],
+        ),
+        # a person introduced by name; "she" is then that person, and "mum" is a mother
+        (
+            "Mum's name is Heike. She lives in Katowice with my stepdad Jerzy.",
+            [(USER, "mother", "Heike"), ("Heike", "city", "Katowice")],
+        ),
+        ("Dad is Joseph, Mum is Grace.", [(USER, "father", "Joseph"), (USER, "mother", "Grace")]),
+        (
+            "Best friend is Achieng Odhiambo, we were at JKUAT together.",
+            [(USER, "best_friend", "Achieng Odhiambo")],
+        ),
+        # a title's full stop ends no sentence
+        ("My manager is Eng. Peter Otieno.", [(USER, "manager", "Eng. Peter Otieno")]),
+        # a state, a verb and its object: no values
+        ("ugh, three night shifts in a row. my body clock is destroyed", []),
+        (
+            "Njeri got admitted to the bar and has joined Kariuki & Mwangi Advocates"
+            " as an associate.",
+            [],
+        ),
+        # ... but a value may open on a participle after its article
+        ("My car is a refurbished Tesla.", [(USER, "car", "refurbished Tesla")]),
+    ],
+)
+def test_notes_as_people_type_them(text: str, expected: list[tuple[str, str | None, str]]) -> None:
+    assert [(t.subject, t.relation, t.value) for t in extract_facts(text)] == expected
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "My mom is allergic to sulfa drugs.",
+        "My mom is starting chemo for breast cancer in January.",
+        "My partner is a nurse.",
+        "My sister is pregnant.",
+    ],
+)
+def test_who_a_relative_is_is_a_name(text: str) -> None:
+    """What is said of a relative or partner is no value of the key that names them."""
+    assert [t for t in extract_facts(text) if t.subject == USER] == []
+
+
+def test_a_memory_that_names_a_relative_keeps_its_place_in_search(store: MemoryStore) -> None:
+    """ "My mom Linda watches the kids" names the mother; a later sentence about her that is no
+    name must not replace Linda and push the memory down as stale."""
+    store.save("My mom Linda watches the kids on Tuesdays and Thursdays.")
+    store.save("My mom is starting chemo for breast cancer in January.")
+    assert [f.object for f in store.facts("user", "mother")] == ["Linda"]
+    hits = store.search("Which days does Grandma have the kids?", k=2)
+    assert any("Tuesdays" in h.memory.content for h in hits)

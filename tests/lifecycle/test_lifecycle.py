@@ -118,7 +118,8 @@ def test_consolidate_hands_the_sources_facts_to_the_merged_memory(mem_store: Mem
         relation="editor",
         value="Helix",
     )
-    b = mem_store.save("Dana's editor is Helix, the team wiki says")
+    # (a clause that restates nothing, so the save is a memory of its own, not a restatement)
+    b = mem_store.save("Dana's editor is Helix, the team wiki says; ask her about it")
     cluster = next(c for c in mem_store.cluster(threshold=0.6) if a.id in c.member_ids)
     assert b.id in cluster.member_ids
     merged = mem_store.consolidate(cluster.id, threshold=0.6, dry_run=False)

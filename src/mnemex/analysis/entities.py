@@ -26,6 +26,7 @@ from mnemex.analysis.words import (
     SPACY_MODEL,
     acts,
     looks_common,
+    person_trimmed,
     unknown_group,
     unknown_name,
     unknown_opener,
@@ -316,7 +317,7 @@ def _person_parts(
     capitalised runs: "Owen to Iyengar Institute" is Owen and Iyengar Institute (the first run
     keeps the label, the others have none), as "lost Owen to Iyengar Institute" says."""
     out = []
-    for ent in ents:
+    for ent in map(person_trimmed, ents):
         ent_text, label, start, _end, ruler_id = ent
         words = [(m.group(0), start + m.start()) for m in _RUN.finditer(ent_text)]
         upper = [w[:1].isupper() for w, _ in words]

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import functools
 import logging
+import re
 from collections.abc import Sequence
 from typing import Any, Protocol
 
@@ -138,3 +139,18 @@ def acts(words: Sequence[Tagged], end: int) -> bool:
 
 
 _AUXILIARIES = frozenset("is was has had does did 's ’s".split())
+
+
+# What follows a person's name inside a span the small model calls one: an age ("Sipho 24")
+# or a dash and what the person is ("Maren Lund - surgeon").
+_AFTER_NAME = re.compile(r"\s+(?:\d{1,3}\b|[-–—]\s+[a-z])")
+
+
+def person_trimmed(ent: tuple[str, str, int, int, str]) -> tuple[str, str, int, int, str]:
+    """A spaCy span (text, label, start, end, ruler id) of a PERSON ending where the name
+    does: before an age or a dash and a lowercase word. A ruler's span stays whole."""
+    text, label, start, _end, ruler_id = ent
+    after = _AFTER_NAME.search(text)
+    if label != "PERSON" or ruler_id or after is None or after.start() == 0:
+        return ent
+    return (text[: after.start()], label, start, start + after.start(), ruler_id)

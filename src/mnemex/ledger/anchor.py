@@ -21,11 +21,11 @@ from dataclasses import dataclass
 from mnemex.ledger import kinds
 from mnemex.ledger.extract import USER, Triple
 from mnemex.ledger.history import LEDGER_STATUSES, store_order
-from mnemex.ledger.patterns import OPENING_VERB
+from mnemex.ledger.patterns import OPENING_VERB, PERSON_BEFORE
 from mnemex.ledger.vocabulary import names_relation, query_words
 from mnemex.models import Fact, FactStatus
 from mnemex.store.base import Tx
-from mnemex.text import TITLES, UPPER, names_value, value_key
+from mnemex.text import NOT_AN_END, TITLES, UPPER, names_value, value_key
 
 # A name: capitalised words ("VS Code", "Arch Linux", "Argo CD"), a brand's inner capital
 # ("iPhone 15", "macOS") or an identifier ("host-3").
@@ -44,6 +44,29 @@ _OLD_CUE = re.compile(
     r"got\s+rid\s+of|moved\s+off|leaving|out\s+of)\s+(?:\w+\s+){0,1}$",
     re.IGNORECASE,
 )
+_FULL_STOP = re.compile(rf"(?<=[.!?]){NOT_AN_END}\s+")  # not ";": "closed X; it's Y now"
+# Words that say a held thing is gone for good, with nothing in its place.
+_GONE = re.compile(
+    r"\b(?:sold|scrapped|totall?ed|written\s+off|gave\s+away|given\s+away|got\s+rid\s+of"
+    r"|cancell?ed)\b",
+    re.IGNORECASE,
+)
+_GONE_BEFORE = re.compile(
+    rf"{_GONE.pattern}\s+(?:(?:the|my|our|his|her|their|a|an|old)\s+)*$", re.I
+)
+_GONE_AFTER = re.compile(
+    rf"^\s*(?:(?:is|was|has\s+been|got|finally|just)\s+)*{_GONE.pattern}", re.I
+)
+
+
+def _gone(clause: str, span: Span) -> bool:
+    """Whether the clause says the value is gone: "sold the Leaf", "Clio sold"."""
+    return bool(
+        _GONE_BEFORE.search(clause[: span.start])
+        or _GONE_AFTER.match(clause[span.start + len(span.text) :])
+    )
+
+
 # Words that say a value changed: with a held value marked as left, the other name is the new one.
 # Not "now" or "new": conversation is full of them.
 _CHANGE = re.compile(
@@ -123,11 +146,18 @@ def value_relations(tx: Tx, span: Span) -> Counter[str]:
 
 def _user(tx: Tx, clause: str) -> str | None:
     """The user's entity id, when the clause speaks in the first person (or is a note that
-    opens with its verb) and the user has facts."""
-    if _FIRST_PERSON.search(clause) is None and OPENING_VERB.match(clause.lstrip()) is None:
-        return None  # "Sold the Yaris and bought a Leaf": a note opening with its verb
+    opens with its verb, or a change to a value the user holds: "Clio sold, got a Duster")
+    and the user has facts."""
     entity = tx.find_entity(USER)
-    return entity.id if entity is not None and tx.has_facts(entity.id) else None
+    if entity is None or not tx.has_facts(entity.id):
+        return None
+    if _FIRST_PERSON.search(clause) or OPENING_VERB.match(clause.lstrip()):
+        return entity.id  # "Sold the Yaris and bought a Leaf": a note opening with its verb
+    if _CHANGE.search(clause) is None:
+        return None
+    held = [f.object for f in tx.facts_for_key(entity.id, None, (FactStatus.ACTIVE,))]
+    named = any(names_value(span.text, value) for span in spans(clause) for value in held)
+    return entity.id if named else None
 
 
 def _values(tx: Tx, found: list[Span], clause: str) -> list[Span]:
@@ -211,20 +241,51 @@ def read(tx: Tx, clause: str, statement: str, *, spoken: bool = False) -> Triple
         s
         for s in values
         if relation in known[s.start]
-        or (not known[s.start] and opened and s.start > subject_at and _capitalised(s))
+        or (
+            not known[s.start]
+            and opened
+            and s.start > subject_at
+            and _capitalised(s)
+            and (kinds.people_key(relation) or not PERSON_BEFORE.search(clause[: s.start]))
+        )
     ]
     holding = [f.object for f in tx.facts_for_key(subject_id, relation, (FactStatus.ACTIVE,))]
     # The held value a clause names is the one it leaves; only without one does a cue word
     # mark it ("accepted an offer from Greenway" after "Leaving Fernleaf" leaves no Greenway).
     held = [s for s in candidates if any(names_value(s.text, value) for value in holding)]
     old = held or [s for s in candidates if _is_old(clause, s, holding)]
-    new = [s for s in candidates if s not in old]
+    # A value never seen before belongs to the sentence of the value it replaces ("sold the
+    # Leaf. Bergen parking is criminal": Bergen is no car), unless the key is named ("No more
+    # Vim for Carol. The new editor is Zed.").
+    new = [
+        s
+        for s in candidates
+        if s not in old and (mentioned or _one_sentence(clause, old, s, known))
+    ]
+    if old and not new and _gone(clause, old[0]) and not kinds.people_key(relation):
+        subject = tx.subject_name(subject_id)  # "sold the Leaf": no car now
+        return (
+            None
+            if subject is None
+            else Triple(
+                subject=subject,
+                relation=relation,
+                value=old[0].text,
+                statement=statement,
+                negated=True,
+                confidence=ANCHORED_CONFIDENCE,
+            )
+        )
     # "Carol, who hated Vim, settled for Helix": of several new-looking values the statement
     # lands on the first one after the value it leaves ("from the Pixel 7 to an iPhone 15, Theo
     # talked me into it"), else on the last one.
     after = [s for s in new if old and s.start > old[0].start]
     landing = after[0] if after else new[-1] if new else None
     if landing is None or not kinds.same_form(landing.text, holding):
+        return None
+    if not known[landing.start] and kinds.people_key(relation):
+        # "gossip with my mam, and a bit of French": a clause that names a relative seldom
+        # says who the relative is; only a pattern that reads it so sets one.
         return None
     subject = tx.subject_name(subject_id)
     if subject is None:
@@ -237,6 +298,16 @@ def read(tx: Tx, clause: str, statement: str, *, spoken: bool = False) -> Triple
         previous=old[0].text if old else None,
         confidence=ANCHORED_CONFIDENCE,
     )
+
+
+def _one_sentence(clause: str, old: list[Span], span: Span, known: dict[int, Counter[str]]) -> bool:
+    """Whether a new value may replace the old one: one the ledger knows for the key may be
+    anywhere; an unseen one in a later sentence must not open it ("Ended up buying a Kia
+    Niro" after "Sold the Jazz", not "Bergen parking is criminal" after "sold the Leaf")."""
+    if not old or known[span.start] or span.start < old[0].start:
+        return True
+    between = list(_FULL_STOP.finditer(clause, old[0].start + len(old[0].text), span.start))
+    return not between or clause[between[-1].end() : span.start].strip() != ""
 
 
 def _acting(clause: str, relation: str) -> bool:
@@ -278,8 +349,11 @@ def _left_value(clause: str, values: list[Span], own: list[Fact]) -> tuple[Span,
     ("Vim is out, switched to Helix").
     """
     changed = _CHANGE.search(clause) is not None
+    cued = [span for span in values if _OLD_CUE.search(clause[: span.start]) is not None]
     for span in values:
-        if not changed and _OLD_CUE.search(clause[: span.start]) is None:
+        # A change word leaves a held value only when no other value is the one it names
+        # ("We sold the Octavia. Parking in Żoliborz is hopeless" leaves no home).
+        if span not in cued and (not changed or cued):
             continue
         for fact in own:
             if fact.status == FactStatus.ACTIVE and names_value(span.text, fact.object):

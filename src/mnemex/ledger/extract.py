@@ -12,7 +12,7 @@ import re
 from dataclasses import dataclass, field
 
 from mnemex.gazetteer import ROLE_NOUNS
-from mnemex.ledger import shorthand
+from mnemex.ledger import kinds, shorthand
 from mnemex.ledger.patterns import (
     ABOUT,
     ADVERBS,
@@ -20,6 +20,7 @@ from mnemex.ledger.patterns import (
     APPOSITIVE,
     AS_REL,
     AS_ROLE,
+    ASIDE,
     CLAUSE,
     DIARY,
     FRAMES,
@@ -30,19 +31,24 @@ from mnemex.ledger.patterns import (
     I_AM,
     I_HAVE,
     IT_OBJECT,
+    KEYED_NOTE,
     LABEL,
     LEAD,
     LEADING_PREPOSITIONS,
     LINKS,
+    NAMING,
     NEGATIONS,
     NOT_KEY,
     NOT_NAMES,
     NOT_PREV,
+    ONE_OF_A_KIND,
     OPENING_VERB,
     OWNED,
     OWNER,
+    OWNERLESS,
     PARTICLES,
     PATTERNS,
+    PERFECT,
     PROGRESSIVE,
     PRONOUN_OWNER,
     PRONOUN_SUBJECT,
@@ -63,6 +69,7 @@ from mnemex.ledger.patterns import (
     WHEN,
 )
 from mnemex.ledger.relations import normalize_relation
+from mnemex.text import NAME_PARTICLES
 
 USER = "user"  # the subject of first-person statements ("I use Vim", "my editor is Vim")
 
@@ -107,7 +114,7 @@ def extract(text: str) -> Extraction:
     for raw in SENTENCES.split(text):
         sentence = I_AM.sub("I am", raw.strip().strip(".!?;").strip())
         sentence = HAVE_GOT.sub(r"\1", I_HAVE.sub("I have", sentence))
-        sentence = HEADING.sub("", sentence)
+        sentence = _with_owner(HEADING.sub("", sentence))
         reported = REPORTED.match(sentence) or ABOUT.match(sentence)
         if reported is not None:
             groups = reported.groupdict()
@@ -120,7 +127,34 @@ def extract(text: str) -> Extraction:
         for clause in _clauses(sentence):
             speaker = _add_clause(found, _resolve(clause, speaker), raw.strip()) or speaker
         found.triples[start:] = _replacements(found.triples[start:])
+    # "My mom is allergic to sulfa drugs", "my sister is pregnant": who a relative or partner
+    # is, is a name; anything else is said of them.
+    found.triples[:] = [
+        t
+        for t in found.triples
+        if t.relation is None or not kinds.people_key(t.relation) or person_named(t.value)
+    ]
     return found
+
+
+_PARTICLES_OF_NAMES = frozenset(NAME_PARTICLES.removeprefix("(?:").removesuffix(")").split("|"))
+
+
+def person_named(value: str) -> bool:
+    """A value that names a person: capitalised words (particles and titles between)."""
+    words = value.replace(".", " ").split()
+    return (
+        0 < len(words) <= 5
+        and words[0][:1].isupper()
+        and all(w[:1].isupper() or w.casefold() in _PARTICLES_OF_NAMES for w in words)
+    )
+
+
+def _with_owner(sentence: str) -> str:
+    """ "Best friend is Achieng", "Mum is Grace": the writer's, as "My best friend is ..."."""
+    if OWNERLESS.match(sentence):
+        return "My " + sentence[0].lower() + sentence[1:]
+    return sentence
 
 
 def _replacements(triples: list[Triple]) -> list[Triple]:
@@ -203,6 +237,19 @@ def _carried(first: str, part: str) -> str:
 def _add_clause(found: Extraction, sentence: str, statement: str) -> str | None:
     """Add the triple and the entity names of one clause; returns its named subject."""
     found.clauses += 1
+    sentence = _with_owner(sentence)  # "..., Mum is Grace": the writer's mother
+    if (note := KEYED_NOTE.match(sentence)) is not None:  # "Manager: Priya Shah"
+        sentence = f"My {note.group('key').lower()} is {sentence[note.end() :]}"
+    naming = NAMING.match(_strip_tail(sentence))
+    if naming is not None:  # "Mum's name is Heike": the user's mother, and "she" after it
+        who, name = naming.group("who").casefold(), " ".join(naming.group("name").split())
+        found.triples.append(Triple(USER, normalize_relation(who), name, statement))
+        found.entities.append(name)
+        return name
+    kin = ONE_OF_A_KIND.match(sentence)
+    if kin is not None and kin.group("name").casefold() not in NOT_NAMES:
+        name = kin.group("name")
+        found.triples.append(Triple(USER, normalize_relation(kin.group("who")), name, statement))
     triple = read_clause(sentence, statement)
     linked = _linked_names(sentence)  # named by their place in the pattern, whatever their case
     names = linked
@@ -231,11 +278,15 @@ def extract_facts(text: str) -> list[Triple]:
 
 
 def read_clause(sentence: str, statement: str) -> Triple | None:
-    """The triple of one clause; a short label before a colon is tried without it too."""
+    """The triple of one clause; a short label before a colon is tried without it too, and
+    the clause without a lowercase aside after a comma ("Dra. Paola Reyes, head of exotics")."""
     triple = _clause_triple(sentence, statement)
     label = LABEL.match(sentence)
     if triple is None and label is not None:
         triple = _clause_triple(sentence[label.end() :], statement)
+    aside = ASIDE.search(sentence)
+    if triple is None and aside is not None:
+        triple = _clause_triple(sentence[: aside.start()], statement)
     return triple
 
 
@@ -454,6 +505,8 @@ def clean_value(text: str | None) -> str | None:
         value = " ".join(words[:-1])
     elif len(words) > 1 and words[-1].casefold() in MACHINE_HEADS and CODE_NAME.search(words[-2]):
         value = " ".join(words[:-1])  # "runs on the juniper-vm-8 box": the box is juniper-vm-8
+    if PERFECT.match(value):
+        return None
     value = re.sub(r"^(?:the|a|an)\s+", "", value, flags=re.IGNORECASE)
     value = _strip_tail(value).strip(" \"'`“”‘’")
     if not value or value.casefold() in VALUE_STOP or len(value.split()) > 6:

@@ -166,6 +166,28 @@ def families_of(relation: str) -> list[str]:
     return [kind for kind in FAMILIES if fits(kind, relation)]
 
 
+# Keys of who someone is to the subject. A relative is one key each ("sister", "mother");
+# a partner is one key at every stage (girlfriend, fiancé, husband: `STANDING`).
+STANDING = "partner"
+_STANDING_WORDS = frozenset(
+    "partner boyfriend girlfriend fiance fiancee husband wife spouse".split()
+)
+_RELATIVES = frozenset(
+    "mother father parent sister brother sibling son daughter child grandmother grandfather "
+    "aunt uncle cousin niece nephew".split()
+)
+
+
+def people_key(relation: str) -> str | None:
+    """Which person a key names the subject's own, if it is such a key: `STANDING` for a
+    partner at any stage, else the relative ("sister"); None for any other key."""
+    words = relation_words(relation)
+    if words & _STANDING_WORDS:
+        return STANDING
+    relatives = sorted(words & _RELATIVES)
+    return relatives[0] if relatives else None
+
+
 def is_static(relation: str) -> bool:
     """A key a change verb does not change: where someone was born or grew up."""
     words = relation_words(relation)

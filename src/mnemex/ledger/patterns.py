@@ -71,6 +71,8 @@ TAIL = re.compile(
     # a place within the value's place ("in Seattle, in Capitol Hill"): the value stays Seattle
     r"|(?:in|near|just outside|outside)\s+(?:the\s+)?"
     rf"(?-i:[{UPPER}])[\w'.-]*(?:\s+(?-i:[{UPPER}])[\w'.-]*){{0,3}})"
+    # whom the value is shared with ("lives in Katowice with my stepdad Jerzy"): Katowice
+    r"|\s+with\s+(?:my|his|her|their|our)\s+[^,;]{1,40}"
     r"|(?:\s+|,\s*)(?:now|nowadays|these days|lately|recently|again|instead|too|as well|"
     r"for good|from now on|today|this week|this month|this year|since then|at the moment|"
     r"right now|full[- ]time|for now|going forward|permanently|anymore|any more|yesterday|"
@@ -80,7 +82,8 @@ TAIL = re.compile(
     r"(?:over|during|at|by|since|from|on|in)\s+the\s+(?:weekend|holidays?|break|"
     r"(?:start|end|beginning|middle)\s+of\s+(?:the|this|last)\s+(?:week|month|year))|"
     r"(?:since|as of|starting|from|in|on|last|this|next|earlier)\s+(?:\w+\s?){0,3}?(?:\d{4}|"
-    rf"week|month|year|spring|summer|autumn|fall|winter|{DAYS}|{MONTHS})))$",
+    rf"week|weekend|month|year|night|morning|evening|spring|summer|autumn|fall|winter|{DAYS}|"
+    rf"{MONTHS})))$",
     re.IGNORECASE,
 )
 
@@ -180,6 +183,16 @@ PATTERNS: list[tuple[re.Pattern[str], str | None]] = [
     # "Vim is Alice's editor", "Helix is now my editor"
     (re.compile(rf"^{VAL}\s+is{NOW}\s+{SUBJ}(?:'s|’s)\s+(?:new\s+)?{REL}$"), None),
     (re.compile(rf"^{VAL}\s+is{NOW}\s+(?P<my>my)\s+(?:new\s+)?{REL}$", re.I), None),
+    # "Neurologist switched me from sumatriptan to rizatriptan", "they moved me over to Leeds":
+    # someone else makes the change, the writer's value changes.
+    (
+        re.compile(
+            r"^(?:[\w'’.-]+\s+){1,3}?(?:switched|moved|changed|transferred|put)\s+(?P<my>me)"
+            rf"(?:\s+over)?{FROM}\s+(?:to|onto)\s+{VAL}$",
+            re.I,
+        ),
+        "?switch",
+    ),
     # "Alice switched her editor to Helix", "Alice moved their database from X to Y"
     (
         re.compile(
@@ -199,7 +212,52 @@ PATTERNS: list[tuple[re.Pattern[str], str | None]] = [
         "employer",
     ),
     (re.compile(rf"^{SUBJ}{NOW}\s+(?:has\s+)?joined\s+{VAL}$"), "employer"),
-    (re.compile(rf"^{SUBJ}{NOW}\s+reports\s+to\s+{VAL}$"), "manager"),
+    # "Callum got promoted to head of sound": the role the subject holds from now on
+    (
+        re.compile(
+            rf"^{SUBJ}{NOW}\s+(?:got|was|has\s+been|have\s+been|am|is|['’]s\s+been)\s+"
+            rf"promoted\s+to\s+{VAL}(?:\s+at\s+[^,;]+)?$"
+        ),
+        "role",
+    ),
+    # "I report to the general counsel, Ewa Borkowska": the person, after the role
+    (
+        re.compile(
+            rf"^{SUBJ}{NOW}\s+(?:reports|report|am reporting|is reporting)\s+(?:directly\s+)?to"
+            rf"\s+(?:(?:the|my|our|a|an)\s+[\w -]{{1,40}},\s+)?{VAL}$"
+        ),
+        "manager",
+    ),
+    # "Talia and I got engaged", "I'm engaged to Sam": the partner's new standing
+    (
+        re.compile(
+            rf"^(?P<val>{NAMED})\s+and\s+(?P<my>I)(?:\s+just)?\s+(?:got|are|have\s+got)\s+"
+            r"engaged$",
+        ),
+        "fiance",
+    ),
+    (
+        re.compile(rf"^(?P<my>I)(?:\s+just)?(?:\s+got|\s+am|['’]m)\s+engaged\s+to\s+{VAL}$"),
+        "fiance",
+    ),
+    # "First day at Vistula Freight", "started at Acme on Monday": a new employer
+    (
+        re.compile(rf"^(?P<my>(?:my\s+)?first\s+(?:day|week|shift)\s+(?:at|with))\s+{VAL}$", re.I),
+        "employer",
+    ),
+    # "Found a flat in Żoliborz", "got the keys to the house in Heaton Moor, Stockport": a home
+    (
+        re.compile(
+            rf"^(?:(?:we|I)(?:['’]ve)?{NOW}\s+)?(?P<my>found|bought|rented|got\s+the\s+keys\s+to"
+            r"|moved\s+into|signed\s+(?:the|a)\s+lease\s+(?:on|for)|closed\s+on)\s+"
+            r"(?:a|an|the|our|my)\s+"
+            r"(?:new\s+)?(?:\w+\s+)?(?:flat|house|apartment|place|home|condo|cottage)\s+in\s+"
+            # "in Heaton Moor, Stockport": the town is the last place named
+            rf"(?:[^,;:]{{1,40}},\s+(?=(?-i:[{UPPER}])))?{VAL}$",
+            re.I,
+        ),
+        "city",
+    ),
     (
         re.compile(
             rf"^{SERVICE}{NOW}\s+(?:runs|is running|is hosted|is deployed|lives)\s+on\s+{VAL}$"
@@ -344,10 +402,13 @@ LEADING_PREPOSITIONS = frozenset("in on at into onto to from with by for of abou
 # The particle of a phrasal verb after its object ("traded the Corolla in", "swapped X out").
 PARTICLES = frozenset("out off in up over away back down".split())
 
-VALUE_STOP = frozenset("it that this them him her something anything nothing one".split())
+VALUE_STOP = frozenset(
+    "it that this them him her something anything nothing one which who whom whose what".split()
+)
 
 RELATION_STOP = frozenset(
-    "name thing idea point problem question reason over back on it them that this".split()
+    "name thing idea point problem question reason over back on it them that this up down out "
+    "off away".split()
 )
 
 # Words a relation name never starts with ("went from Oslo to Rome" names no key "from_oslo").
@@ -362,7 +423,16 @@ OPENING_VERB = re.compile(
 )
 
 # A value that is a clause: a past-tense verb and its object ("accepted an offer from X").
-CLAUSE = re.compile(r"^[a-z]{3,}ed\s+(?:a|an|the|my|his|her|their|our|its|it|them|me|us)\b")
+CLAUSE = re.compile(
+    r"^[a-z]{3,}ed\s+(?:a|an|the|my|his|her|their|our|its|it|them|me|us)\b"
+    # "my body clock is destroyed": a state the thing is in, not a value it holds
+    r"|^[a-z]{3,}ed$"
+    # "her mother is very happy": how someone is, not who or what
+    r"|^(?:very|so|really|quite|pretty|super|extremely|rather|fairly|incredibly|totally)\s"
+)
+# "has joined Kariuki & Mwangi Advocates": a past participle and the name it takes, with no
+# article between them ("a refurbished Tesla" is a value).
+PERFECT = re.compile(rf"^[a-z]{{3,}}ed\s+(?-i:[{UPPER}])")
 
 # Words after which a relation phrase says where or when, not what ("manager there", "manager at
 # Corvid", "manager from Monday" are the key "manager").
@@ -379,10 +449,16 @@ SO = re.compile(rf",\s+so\s+(?=(?:his|her|their|my|I|he|she|they|it|[{UPPER}])\b
 # A comma splice: a second clause with a subject and a verb of its own ("Switched to Neovim,
 # VS Code was getting slow"); without the split the first clause's value runs into it.
 SPLICE = re.compile(
-    rf",\s+(?=(?:[{UPPER}][\w.+-]*(?:\s+[{UPPER}][\w.+-]*)*|it|he|she|they|we)\s+"
+    # ", apparently it works faster": a comment on what was said, after a sentence adverb
+    r",\s+(?:(?:apparently|honestly|luckily|sadly|thankfully|hopefully|frankly|basically)\s+)?"
+    rf"(?=(?:[{UPPER}][\w.+-]*(?:\s+[{UPPER}][\w.+-]*)*|it|he|she|they|we)\s+"
     r"(?:is|was|were|are|am|has|had|have|kept|got)\b"
     r"|(?i:he|she|they|we|I)['’](?:s|re|ve|m|d|ll)\b"  # "..., we've been together"
-    r"|(?:he|she|they|we)\s+[a-z]{3,}(?:ed|s)\b|(?:he|she|they|we)\s+(?:came|went|said|told|"
+    r"|(?:it|he|she|they|we)\s+[a-z]{3,}(?:ed|s)\b"
+    # ", which I love", ", leads the ecosystem group": a comment on the value just named
+    r"|(?:which|who|whom|whose)\b"
+    r"|[a-z]{3,}s\s+(?:the|a|an|my|his|her|their|our|to|in|on|at|for|with)\b"
+    r"|(?:he|she|they|we)\s+(?:came|went|said|told|"
     r"left|took|made|began|knew|thought|just|also|still|never|finally)\b)"  # ", he came over"
 )
 # A note with no subject that opens on a change verb is the writer's ("Switched to Neovim").
@@ -429,4 +505,54 @@ WHEN = re.compile(
     rf"^(?:\d[\d.,:/-]*(?:st|nd|rd|th)?(?:\s+(?:of\s+)?(?:{MONTHS}))?|(?:{MONTHS})\s+\d{{1,2}}"
     rf"(?:st|nd|rd|th)?|{DAYS})$",
     re.IGNORECASE,
+)
+
+# "Mum's name is Heike", "my dog's name is Biscuit": who the person (or pet) is, by name; "she"
+# in what follows is Heike.
+NAMING = re.compile(
+    rf"^(?:(?:my|our)\s+)?(?P<who>{_PEOPLE_NOUNS})['’]s\s+(?:first\s+|full\s+)?name\s+is\s+"
+    rf"(?P<name>{NAMED})$",
+    re.IGNORECASE,
+)
+
+# "Best friend is Achieng Odhiambo", "Manager is Grace Liu": a note that leaves out its "my".
+OWNERLESS = re.compile(
+    rf"^(?=(?:(?:best|closest|oldest|old|new|childhood|current|older|younger|little|big)\s+)?"
+    rf"(?:{_PEOPLE_NOUNS})\s+(?:is|are)\s+(?-i:[{UPPER}]))",
+    re.IGNORECASE,
+)
+
+# "My partner Callum ...", "my mam, Siobhán, ...": who holds a place in the writer's life that
+# one person holds at a time (not a sister or a friend: there may be several).
+ONE_OF_A_KIND = re.compile(
+    r"^(?i:my|our)\s+(?:(?i:new|current)\s+)?"
+    r"(?P<who>(?i:mum|mom|mam|mother|dad|father|wife|husband|partner|spouse|boyfriend|girlfriend"
+    r"|fianc[eé]e?|manager|boss)),?\s+"
+    rf"(?P<name>(?-i:[{UPPER}])[\w'’-]+(?:\s+(?-i:[{UPPER}])[\w'’-]+)?)(?=[\s,.!?;:]|$)"
+)
+
+# "Manager: Priya Shah", "new boss - Elin Strand", "Allergies: penicillin": a note's label is
+# the key when it is a person's place in the writer's life or a key people keep of themselves.
+_NOTE_KEYS = (
+    r"allerg(?:y|ies)|medications?|meds|diet|car|bike|birthday|anniversary|dentist|doctor|vet"
+    r"|phone|email|address|employer|job|role|job title|title|team|school|gym|editor|laptop|city"
+    r"|hometown|neighbou?rhood|commute|pronouns|blood type|shoe size|dress size|insurance"
+)
+KEYED_NOTE = re.compile(
+    r"^(?:(?:new|current|my|our)\s+)?(?P<key>(?:[a-z]+\s+)?(?:"
+    rf"{_PEOPLE_NOUNS}|{_NOTE_KEYS}))\s*(?::|\s[-–—])\s+(?=\S)",
+    re.IGNORECASE,
+)
+
+# An aside on a value in lowercase ("Dra. Paola Reyes, head of exotics", "Vim, which I love");
+# not a clause of its own (", it's a Pixel 8", ", not Munich", ", in the Mueller area").
+ASIDE = re.compile(
+    r",\s+(?!(?:it|it's|it’s|its|he|she|they|we|you|this|that|there|not|but|and|or|so|now"
+    r"|then|never|no|in|at|on|near|with|from|to|for|by|of|off|into|onto)\b)[a-z]"
+)
+
+# Someone named as what they are to the writer ("sold the Tsuru to my cousin Beto"): a person,
+# never the value of a thing's key.
+PERSON_BEFORE = re.compile(
+    rf"\b(?:my|our|his|her|their)\s+(?:[\w-]+\s+)?(?i:{_PEOPLE_NOUNS}),?\s*$", re.IGNORECASE
 )

@@ -16,9 +16,10 @@ from mnemex.ledger.history import (
     view,
     withdrawals_of,
 )
-from mnemex.ledger.relations import normalize_relation
+from mnemex.ledger.relations import normalize_relation, root
 from mnemex.models import Entity, Fact, FactStatus
 from mnemex.store.base import Tx
+from mnemex.text import names_value
 
 _UNKNOWN = ""  # the subject id of a subject the store has never seen: matches no fact
 
@@ -109,15 +110,66 @@ _NOT_OF_KIND = {
 }
 
 
+# Keys that belong to a job: a manager, a team, a role held before a change of employer are
+# no longer known to hold ("My supervising partner is Andrzej", then "First day at Vistula").
+_WORK_ROOTS = frozenset(
+    root(word)
+    for word in "manager boss supervisor lead mentor report team squad department colleague "
+    "coworker teammate role title position desk".split()
+)
+_EMPLOYER = frozenset({"employer", "company", "workplace", "firm"})
+
+
 def profile(tx: Tx, limit: int) -> list[Fact]:
     """The current facts worth knowing at the start of a session, most useful first, capped.
     A fact read from plain text whose value is a kind of thing its key cannot hold is left
-    out: what the graph knows of the value contradicts the reading."""
+    out: what the graph knows of the value contradicts the reading. So is a fact of a job
+    (manager, team, role) stated before its subject last changed employer: nobody said it
+    still holds at the new one."""
     user = tx.find_entity(USER)
-    current = view(tx.facts_for_key(None, None), None, False)
+    rows = list(tx.facts_for_key(None, None))
+    changed = _changed_employer(rows)
+    current = [
+        f
+        for f in view(rows, None, False)
+        if not (
+            f.subject_id in changed
+            and f.valid_from < changed[f.subject_id]
+            and f.confidence < 1.0
+            and {root(w) for w in kinds.relation_words(f.relation)} & _WORK_ROOTS
+        )
+    ]
+    current = _latest_standing(current)
     ranked = profile_order(current, "" if user is None else user.id)[: limit * 2]
     values = tx.get_entities([f.object_id for f in ranked if f.object_id])
     return [f for f in ranked if _fits(f, values.get(f.object_id or ""))][:limit]
+
+
+def _latest_standing(facts: list[Fact]) -> list[Fact]:
+    """The facts without a person's earlier standing: "girlfriend: Talia Brooks" once
+    "fiance: Talia" was said later (two keys, so the ledger keeps both current)."""
+    standing = [f for f in facts if kinds.people_key(f.relation) == kinds.STANDING]
+    earlier = {
+        id(f)
+        for f in standing
+        for g in standing
+        if g is not f
+        and g.subject_id == f.subject_id
+        and order_key(g) > order_key(f)
+        and (names_value(f.object, g.object) or names_value(g.object, f.object))
+    }
+    return [f for f in facts if id(f) not in earlier]
+
+
+def _changed_employer(rows: Sequence[Fact]) -> dict[str, datetime]:
+    """Per subject whose employer changed, when its current employer began."""
+    employer = [f for f in rows if f.relation in _EMPLOYER]  # not "phone_company"
+    earlier = {f.subject_id for f in employer if f.status == FactStatus.SUPERSEDED}
+    return {
+        f.subject_id: f.valid_from
+        for f in employer
+        if f.status == FactStatus.ACTIVE and f.subject_id in earlier
+    }
 
 
 def _fits(fact: Fact, value: Entity | None) -> bool:

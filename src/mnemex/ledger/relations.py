@@ -53,6 +53,20 @@ SPELLINGS = {
     "programme": "program",
     "behaviour": "behavior",
 }
+# Everyday words for a key and the word the record keeps ("my mum" is my mother, "my boss" my
+# manager).
+SAME_KEY = {
+    "boss": "manager",
+    "mum": "mother",
+    "mom": "mother",
+    "mam": "mother",
+    "mummy": "mother",
+    "mommy": "mother",
+    "dad": "father",
+    "daddy": "father",
+    "hubby": "husband",
+    "gp": "doctor",
+}
 _SINGULAR_KEEP = frozenset("os is us ss as yes this has was bus".split())
 
 
@@ -74,6 +88,7 @@ def words(name: str) -> list[str]:
     text = unicodedata.normalize("NFKC", _CAMEL.sub(" ", name)).casefold()
     text = text.replace("'s ", " ").replace("’s ", " ").replace("e-mail", "email")
     parts = [SPELLINGS.get(part, part) for part in _NON_WORD.split(text) if part]
+    parts = [SAME_KEY.get(part, part) for part in parts]
     kept = [part for part in parts if part not in _DETERMINERS] or parts
     return [singular(part) for part in kept]
 
