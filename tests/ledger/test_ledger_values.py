@@ -104,3 +104,13 @@ def test_the_calibration_cases_parse_and_score() -> None:
     assert len(cases) >= 100 and any(expected is None for _, _, expected in cases)
     auto, review = value_keys.fit([(0.9, True), (0.7, False), (0.5, True), (0.3, False)])
     assert (auto, review) == (0.71, 0.31)  # just above the wrong guess below the right one
+
+
+def test_a_person_key_takes_no_lowercase_value(mem_store: MemoryStore) -> None:
+    """A change verb with the user's only key a manager: a medicine is no manager (it used to
+    be parked as one, and search answered "What is my manager?" with it)."""
+    mem_store.save("Manager: Priya Shah")
+    mem_store.save("Neurologist switched me from sumatriptan to rizatriptan.")
+    assert mem_store.reviews() == []
+    assert [f.object for f in mem_store.facts("user", "manager")] == ["Priya Shah"]
+    assert "Priya" in mem_store.search("What is my manager?", k=1)[0].memory.content

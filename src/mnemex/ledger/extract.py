@@ -69,7 +69,6 @@ from mnemex.ledger.patterns import (
     WHEN,
 )
 from mnemex.ledger.relations import normalize_relation
-from mnemex.text import NAME_PARTICLES
 
 USER = "user"  # the subject of first-person statements ("I use Vim", "my editor is Vim")
 
@@ -132,22 +131,9 @@ def extract(text: str) -> Extraction:
     found.triples[:] = [
         t
         for t in found.triples
-        if t.relation is None or not kinds.people_key(t.relation) or person_named(t.value)
+        if t.relation is None or not kinds.people_key(t.relation) or kinds.person_named(t.value)
     ]
     return found
-
-
-_PARTICLES_OF_NAMES = frozenset(NAME_PARTICLES.removeprefix("(?:").removesuffix(")").split("|"))
-
-
-def person_named(value: str) -> bool:
-    """A value that names a person: capitalised words (particles and titles between)."""
-    words = value.replace(".", " ").split()
-    return (
-        0 < len(words) <= 5
-        and words[0][:1].isupper()
-        and all(w[:1].isupper() or w.casefold() in _PARTICLES_OF_NAMES for w in words)
-    )
 
 
 def _with_owner(sentence: str) -> str:

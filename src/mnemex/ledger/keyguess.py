@@ -182,6 +182,10 @@ def _misfits(board: _Board, said: Statement, found: list[kinds.ValueKind]) -> No
             board.scale(relation, MISFIT if sure else MISFIT_LABEL)
         if said.verb in ("move", "switch", "join") and kinds.is_static(relation):
             board.scale(relation, MISFIT)
+        if ("person" in families or kinds.people_key(relation)) and not kinds.person_named(
+            said.value
+        ):
+            board.scale(relation, MISFIT)  # "switched me to rizatriptan": no manager
         labelled_elsewhere = said.category not in (None, "place")
         if said.verb == "move" and "place" in families and labelled_elsewhere and not found:
             board.scale(relation, NOT_A_PLACE)

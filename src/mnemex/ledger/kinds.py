@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from mnemex.ledger import lexicon
 from mnemex.ledger.patterns import DAYS, MONTHS
 from mnemex.ledger.relations import expanded, root, singular
+from mnemex.text import NAME_PARTICLES
 
 
 @dataclass(frozen=True, slots=True)
@@ -186,6 +187,19 @@ def people_key(relation: str) -> str | None:
         return STANDING
     relatives = sorted(words & _RELATIVES)
     return relatives[0] if relatives else None
+
+
+_PARTICLES_OF_NAMES = frozenset(NAME_PARTICLES.removeprefix("(?:").removesuffix(")").split("|"))
+
+
+def person_named(value: str) -> bool:
+    """A value that names a person: capitalised words (particles and titles between)."""
+    words = value.replace(".", " ").split()
+    return (
+        0 < len(words) <= 5
+        and words[0][:1].isupper()
+        and all(w[:1].isupper() or w.casefold() in _PARTICLES_OF_NAMES for w in words)
+    )
 
 
 def is_static(relation: str) -> bool:
