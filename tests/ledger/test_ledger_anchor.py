@@ -273,3 +273,12 @@ def test_a_change_word_leaves_the_value_it_names_not_another_held_one(store: Mem
     store.save("I live in Żoliborz.")
     store.save("We sold the Octavia. Parking in Żoliborz is hopeless.")
     assert store.facts("user", "city")[0].object == "Żoliborz"
+
+
+def test_a_change_someone_else_makes_is_not_the_users(store: MemoryStore) -> None:
+    store.save("I live in Minneapolis.")
+    store.save(
+        "Theo turned down the St. Paul offer. He's taking a job teaching science in Minneapolis"
+        " instead, starting in September."
+    )
+    assert [f.object for f in store.facts("user", "city")] == ["Minneapolis"]

@@ -328,9 +328,10 @@ def test_a_note_that_opens_on_a_verb_is_the_writers_in_each_clause() -> None:
         ),
         ("I report to the general counsel, Ewa Borkowska.", [(USER, "manager", "Ewa Borkowska")]),
         ("First day at Vistula Freight.", [(USER, "employer", "Vistula Freight")]),
+        # a new home: the town (the last place named); its key is the subject's own place key
         (
             "We finally got the keys to the house in Heaton Moor, Stockport.",
-            [(USER, "city", "Stockport")],
+            [(USER, None, "Stockport")],
         ),
         # a person introduced by name; "she" is then that person, and "mum" is a mother
         (

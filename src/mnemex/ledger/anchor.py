@@ -155,8 +155,10 @@ def _user(tx: Tx, clause: str) -> str | None:
         return entity.id  # "Sold the Yaris and bought a Leaf": a note opening with its verb
     if _CHANGE.search(clause) is None:
         return None
+    # The clause must open on the held value: "Theo turned down the St. Paul offer" is Theo's.
     held = [f.object for f in tx.facts_for_key(entity.id, None, (FactStatus.ACTIVE,))]
-    named = any(names_value(span.text, value) for span in spans(clause) for value in held)
+    first = next(iter(spans(clause)), None)
+    named = first is not None and any(names_value(first.text, value) for value in held)
     return entity.id if named else None
 
 

@@ -402,6 +402,8 @@ def _triple(
     if hint is not None and not hint.startswith("?"):
         implied = relation is None
         relation = relation or hint
+    elif hint == "?move":  # a new home
+        verb_hint, verb = "city", "move"
     elif hint == "?switch":
         verb_hint = "city" if relocated else None
         verb = "move" if relocated else "switch"

@@ -256,7 +256,7 @@ PATTERNS: list[tuple[re.Pattern[str], str | None]] = [
             rf"(?:[^,;:]{{1,40}},\s+(?=(?-i:[{UPPER}])))?{VAL}$",
             re.I,
         ),
-        "city",
+        "?move",  # a town or a neighbourhood: the subject's own place keys decide (keyguess)
     ),
     (
         re.compile(
