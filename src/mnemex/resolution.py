@@ -128,6 +128,7 @@ def _held_elsewhere(
     asked = [fact.relation for fact in tx.facts_for_memories([anchor]).get(anchor, [])]
     if not asked:
         return set()
+    asked_people = {kinds.people_key(r) for r in asked}
     alike: dict[str, bool] = {}
     out: set[str] = set()
     for member in members:
@@ -136,7 +137,7 @@ def _held_elsewhere(
         known = {relation for span in spans(member.text) for relation in value_relations(tx, span)}
         for relation in known - alike.keys():
             closest = max(similarity.relations(relation, asked))
-            people = {kinds.people_key(relation)} | {kinds.people_key(r) for r in asked}
+            people = {kinds.people_key(relation)} | asked_people
             # "My sister is Ana" is no news of "My girlfriend is Talia", alike as they read
             apart = None not in people and len(people) > 1
             alike[relation] = relation in asked or (closest >= OTHER_KEY and not apart)
