@@ -314,7 +314,7 @@ def write_draft(
             said,
             draft.enrichment.get("entity_categories", {}),
             now_us,
-            draft.enrichment.get("entity_kin"),
+            draft.enrichment.get("entity_described"),
         )
         renamed = {a: b for a, b in zip(said, draft.entities, strict=True) if a != b}
         if renamed:

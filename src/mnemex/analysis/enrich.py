@@ -14,7 +14,7 @@ from contextlib import AbstractContextManager
 from datetime import datetime
 from typing import Any, Protocol
 
-from mnemex.analysis import canon, entities, portrait
+from mnemex.analysis import canon, described, entities, portrait
 from mnemex.analysis import categories as category_model
 from mnemex.analysis.analyze import Analyzer, Vector
 from mnemex.analysis.intent import SAVE_INTENTS
@@ -76,7 +76,7 @@ class StoreReader:
                     longer = _longer(tx, name)  # "tomas says ...": the one Tomás of the tenant
                     entity = longer[0] if len(longer) == 1 else None
                 if entity is None:
-                    entity = _titled_person(tx, name)  # "Dr. Osei": the one Osei
+                    entity = _titled_person(tx, name, {})  # "Dr. Osei": the one Osei
                 if entity is not None and entity.expired_at is None:
                     found[name] = entity
         return found
@@ -214,6 +214,11 @@ def _entities(
     kin = {m.text: word for m in named if (word := canon.kin_word(draft.content, m.start, m.end))}
     if kin:
         filled["entity_kin"] = kin
+    told = {
+        m.text: found for m in named if (found := described.said_of(draft.content, m.start, m.end))
+    }
+    if told:
+        filled["entity_described"] = told
     roles = {
         m.text: word
         for m in named
@@ -290,6 +295,10 @@ def apply(
             vote(tx, entity_id, category, weights.get(name, 1))
         _note(tx, enrichment.get("entity_kin", {}), "kin", canonical, now_us)
         _note(tx, enrichment.get("entity_roles", {}), "role", canonical, now_us)
+        said = enrichment.get("entity_described", {})
+        for key in ("who", "gender"):
+            words = {name: found[key] for name, found in said.items() if key in found}
+            _note(tx, words, key, canonical, now_us)
         for said in enrichment.get("relations", []):
             found = {
                 **said,
@@ -346,7 +355,7 @@ def canonical_names(
     names: Sequence[str],
     categories: dict[str, str],
     now_us: int,
-    kin: Mapping[str, str] | None = None,
+    said: Mapping[str, Mapping[str, str]] | None = None,
 ) -> list[str]:
     """The names a memory links to, one node per real thing within the tenant.
 
@@ -355,31 +364,31 @@ def canonical_names(
     Kestrel", "Halcyon" -> "Halcyon Labs"). A longer name seen for the first time, when the
     tenant knows its short form alone, turns that node into the longer name and keeps the short
     one as an alias, so every memory of either spelling reaches one node. Ambiguous names stay
-    as said, and so does a person the message calls something to the user that the known
-    person is not (`kin`: "my nephew Amir" is not the client Amir Khalil).
+    as said, and so does a person the message describes otherwise than the known person
+    (`said`, `described.said_of` by name: "my nephew Amir" is not the client Amir Khalil,
+    "Travis (night driver)" not Travis Keller, the freight broker).
     """
-    kin = kin or {}
+    told = said or {}
     out: list[str] = []
-    for said in names:
-        name = _untitled(tx, said)
+    for said_as in names:
+        about = told.get(said_as, {})
+        name = _untitled(tx, said_as)
         words = name.split()
         known = tx.find_entity(name)
         if known is not None:
             out.append(name)
             continue
         if canon.untitled(name) is not None:  # "Dr. Osei" with no full name known: as said
-            titled = _titled_person(tx, name) or _same_titled(tx, name)
+            titled = _titled_person(tx, name, about) or _same_titled(tx, name)
             out.append(name if titled is None else titled.name)
             continue
         if len(words) == 1 and name[:1].isupper():
             longer = _longer(tx, name)
-            one = len(longer) == 1 and not canon.other_kin(
-                kin.get(said), longer[0].details.get("kin")
-            )
+            one = len(longer) == 1 and not described.told_apart(about, longer[0].details)
             out.append(longer[0].name if one else name)
             continue
         shorts = canon.short_forms(name)
-        is_person = "person" in (categories.get(name), categories.get(said))
+        is_person = "person" in (categories.get(name), categories.get(said_as))
         if not shorts and 2 <= len(words) <= 3 and is_person:
             shorts = [words[0]]
         person = shorts == [words[0]]
@@ -391,19 +400,19 @@ def canonical_names(
                 continue
             # The short name's node is this thing only when it is no other kind of thing
             # ("Harbor", a project, is not "Harbor Dental").
-            kind = "person" if person else categories.get(name) or categories.get(said)
+            kind = "person" if person else categories.get(name) or categories.get(said_as)
             fits = alone.category in (None, kind) or (not person and kind is None)
             # A lone first name NER alone took for a firm or a place is the person the full
             # name names ("Naomi" then "Naomi Asante"), unless it was said to be someone in
             # particular ("Grace, our paralegal" is not the new client Grace Mwangi).
             fits = fits or (person and canon.guessed_first_name(alone.details, alone.category))
-            fits = fits and not canon.other_kin(alone.details.get("kin"), kin.get(said))
+            fits = fits and not described.told_apart(alone.details, about)
             if alone.name.casefold() == short.casefold() and fits and not _longer(tx, short):
                 tx.update_entity(alone.id, {"name": name})
                 tx.add_alias(alone.id, short)
                 portrait.refresh(tx, alone.id)
         if person and tx.find_entity(name) is None:
-            _name_the_titled(tx, name)
+            _name_the_titled(tx, name, about)
         out.append(name)
     return out
 
@@ -450,23 +459,30 @@ def _same_titled(tx: Tx, name: str) -> Entity | None:
     )
 
 
-def _titled_person(tx: Tx, name: str) -> Entity | None:
+def _titled_person(tx: Tx, name: str, about: Mapping[str, str]) -> Entity | None:
     """The tenant's one person a title and one name stand for: "Dr. Osei" is Amara Osei when
-    she is the one Osei, "Dr. Amara" when she is the one Amara; None when none or several."""
+    she is the one Osei, "Dr. Amara" when she is the one Amara, and nothing said of either
+    disagrees (`about`: what the message says of the titled name); None otherwise."""
     base = canon.untitled(name)
     if base is None or not canon.surname_alone(base):
         return None
     people = {e.id: e for e in _surnamed(tx, base) or []}
     people.update({e.id: e for e in _longer(tx, base) if e.category == "person"})
-    return next(iter(people.values())) if len(people) == 1 else None
+    if len(people) != 1:
+        return None
+    (person,) = people.values()
+    return None if described.told_apart(about, person.details) else person
 
 
-def _name_the_titled(tx: Tx, name: str) -> None:
+def _name_the_titled(tx: Tx, name: str, about: Mapping[str, str]) -> None:
     """A person's full name seen for the first time, when the tenant knows them only by title
-    and surname ("Dr. Osei"), becomes that node's name; the titled one stays an alias."""
+    and surname ("Dr. Osei") and nothing said of either disagrees, becomes that node's name;
+    the titled one stays an alias."""
     surname = name.rsplit(maxsplit=1)[-1]
     titled = _titled_nodes(tx, surname)  # indexed: most new names stop here
     if len(titled) != 1 or titled[0].category not in (None, "person"):
+        return
+    if described.told_apart(about, titled[0].details):
         return
     if _surnamed(tx, surname) != []:  # another person of that name, or too many to tell
         return

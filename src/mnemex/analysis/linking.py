@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 from mnemex import gazetteer
-from mnemex.analysis import canon
+from mnemex.analysis import canon, described
 from mnemex.analysis.entities import (
     WORD_RUN,
     Mention,
@@ -55,12 +55,12 @@ _NOUN_TAGS = frozenset({"NN", "NNS", "NNP", "NNPS"})
 
 
 def _someone_else(text: str, start: int, end: int, entity: Entity) -> bool:
-    """Whether a first name the store would link to a longer name is another person: "my
-    nephew Amir" beside the tenant's client Amir Khalil, whom nobody called a nephew."""
-    said = text[start:end]
-    if not normalize_name(entity.name).startswith(normalize_name(said) + " "):
+    """Whether a part of a name the store would link to a longer name is another person: "my
+    nephew Amir" beside the tenant's client Amir Khalil, whom nobody called a nephew, or "Mr
+    Jacobs next door (retired, in his 80s)" beside Ebrahim Jacobs, the new postdoc."""
+    if normalize_name(entity.name) == normalize_name(text[start:end]):
         return False
-    return canon.other_kin(canon.kin_word(text, start, end), entity.details.get("kin"))
+    return described.told_apart(described.said_of(text, start, end), entity.details)
 
 
 def link(

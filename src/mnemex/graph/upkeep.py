@@ -23,7 +23,7 @@ from datetime import datetime
 from typing import Any
 
 from mnemex import gazetteer
-from mnemex.analysis import canon
+from mnemex.analysis import canon, described
 from mnemex.analysis.relations import INVERSES, VAGUE
 from mnemex.clock import to_micros
 from mnemex.errors import NotFoundError
@@ -140,9 +140,7 @@ def _duplicates(
             e.category in (None, "person") or canon.guessed_first_name(e.details, e.category)
         ):
             people = firsts.get(normalize_name(e.name), [])
-            if len(people) == 1 and not canon.other_kin(
-                e.details.get("kin"), people[0].details.get("kin")
-            ):
+            if len(people) == 1 and not described.told_apart(e.details, people[0].details):
                 add(people[0], e, "a first name of the tenant's one person so named")
     people = [e for e in entities if e.category == "person" and len(e.name.split()) >= 2]
     surnames: dict[str, list[Entity]] = {}
@@ -153,7 +151,7 @@ def _duplicates(
         base = canon.untitled(e.name)
         if base is not None and canon.surname_alone(base):  # "Dr Osei", "Dr van Wyk"
             same = surnames.get(normalize_name(base.split()[-1]), [])
-            if len(same) == 1:
+            if len(same) == 1 and not described.told_apart(e.details, same[0].details):
                 add(same[0], e, "a title and the surname of the tenant's one person so named")
         if e.name.isupper():
             longer = [o for o in entities if canon.acronym_of(e.name, o.name)]
