@@ -48,8 +48,8 @@ fit = _intent_fit()
 
 
 def every_line(name: str) -> list[str]:
-    """The lines of a set's first file and of the later ones written beside it (_more, _extra)."""
-    return [text for more in ("", "_more", "_extra") for text in lines(name, more)]
+    """The lines of a set's first file and of the later ones written beside it (_more, _extra, _wide)."""
+    return [text for more in ("", "_more", "_extra", "_wide") for text in lines(name, more)]
 
 
 def lines(name: str, more: str = "") -> list[str]:
