@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import math
 
+import numpy as np
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from mnemex.analysis import importance, intent
+from mnemex.analysis import importance, intent, lifetime
 from mnemex.analysis.phrases import Phrases, detect
 from mnemex.embed import load_embedder
 
@@ -63,3 +65,29 @@ def test_strength_is_clamped_and_deterministic(text: str, kind: str) -> None:
     first = importance.strength(kind, detect(text))
     assert 0.0 <= first <= 2.0
     assert importance.strength(kind, detect(text)) == first
+
+
+class _Sure:
+    """A request check that is 0.995 sure of everything."""
+
+    def read(self, texts: list[str]) -> list[float]:
+        return [0.995 for _ in texts]
+
+
+def test_a_message_not_said_to_the_assistant_needs_the_request_check_surer(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Between the two cuts, "Log a migraine ..." (opens on a verb of keeping) and "could you
+    hang onto ..." (names the assistant) are requests; a note to self is not."""
+    monkeypatch.setattr(lifetime, "request_reader", lambda: (_Sure(), (0.99, 0.998)))
+    vector = np.zeros(384, dtype=np.float32)
+
+    def asks(text: str) -> bool:
+        return lifetime.learned_request(text, detect(text), vector)
+
+    assert asks("Log a migraine for today, started around 2pm")
+    assert asks("reckon you could hang onto my gate code, 4471")
+    assert not asks("hire van from Northgate till the new one comes")
+    assert not asks("GP put my ramipril up to 10mg once a day")
+    monkeypatch.setattr(lifetime, "request_reader", lambda: (_Sure(), (0.99, 0.99)))
+    assert asks("hire van from Northgate till the new one comes")

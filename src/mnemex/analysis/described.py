@@ -51,12 +51,12 @@ _ENDS = (
     r"(?=\s*(?:[,.;)]|$)|\s+(?:at|from|for|in|on|of|who|with|and|to|as|by|says|said|is|was)\b"
     r"|\s+[a-z]+(?:ing|ed)\b)"
 )
+# "Mr Campbell the janitor says", only for a name that opens its clause: "Offered Kirsty the
+# job" gives no job title.
+_THE_NOUN = re.compile(rf"^\s+the\s+(?:[\w'-]+\s+){{0,2}}?{_NOUN}{_ENDS}")
 _WHAT_AFTER = (
     # "Farah Hendricks, a nurse moving down", "Grace, our paralegal, ..."
     re.compile(rf"^\s*,\s*(?:a|an|the|my|our)\s+(?:[\w'-]+\s+){{0,3}}?{_NOUN}{_ENDS}"),
-    # "Mr Campbell the janitor says", only for a name that opens its clause: "Offered Kirsty
-    # the job" gives no job title
-    re.compile(rf"^\s+the\s+(?:[\w'-]+\s+){{0,2}}?{_NOUN}{_ENDS}"),
     # "Travis (night driver, truck 305)", "Kirsty (my depute)"
     re.compile(
         rf"^\s*\(\s*(?:(?:my|our|the|a|an)\s+)?(?:[\w'-]+\s+){{0,2}}?{_NOUN}"
@@ -91,7 +91,7 @@ def what(text: str, start: int, end: int) -> str | None:
     """What the message calls the person named at [start, end), right after the name or as
     their kin or role ("janitor" in "Mr Campbell the janitor says"), as one lowercase word."""
     after = text[end:]
-    shapes = _WHAT_AFTER if _OPENS.search(text[:start]) else _WHAT_AFTER[:1] + _WHAT_AFTER[2:]
+    shapes = (_THE_NOUN, *_WHAT_AFTER) if _OPENS.search(text[:start]) else _WHAT_AFTER
     word = next(
         (f.group(1) for shape in shapes if (f := shape.match(after))),
         canon.role_word(text, start, end),

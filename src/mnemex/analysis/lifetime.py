@@ -46,6 +46,20 @@ _ASKS_YOU = re.compile(
     re.IGNORECASE,
 )
 
+# A request is said to the assistant: it names it ("you", "please", "thanks") or opens on a
+# verb of keeping or changing what is kept ("Log a migraine for today", "Update my address to
+# ..."). A message that does neither ("hire van from Northgate till the new one comes", "GP
+# put my ramipril up to 10mg") is a request only when the fine-tuned check is surer
+# (`unaddressed_threshold` in request.json).
+_ADDRESSED = re.compile(
+    r"\b(?:you|u|ya|your|yours|please|pls|plz|kindly|thanks|thank you|cheers|ta)\b|"
+    r"^\W*(?:(?:ok|okay|so|and|also|oh|hey|hi|btw|just|quick(?: one)?)\W+)*(?:keep|save|store|"
+    r"log|record|note|add|put|pop|stick|update|remember|track|file|pin|hold|hang|jot|write|"
+    r"register|stash|change|replace|delete|remove|set|swap|scrap|take|tick|cross|mark|"
+    r"make a note|memori[sz]e|bookmark|retain|capture|document|context|for (?:the|my) )",
+    re.IGNORECASE,
+)
+
 
 @dataclass(frozen=True, slots=True)
 class Linear:
@@ -112,25 +126,26 @@ def learned_request(text: str, found: phrases.Phrases, vector: Matrix | None = N
         return False
     tuned = request_reader() if vector is not None else None
     if tuned is not None:
-        check, threshold = tuned
-        return bool(check.read([text])[0] >= threshold)
+        check, cuts = tuned
+        return bool(check.read([text])[0] >= (cuts[0] if _ADDRESSED.search(text) else cuts[1]))
     _, meta = load()
     model, row, name = _row("request", text, vector)
     return float(model.probabilities(row)[1]) >= float(meta["request_threshold"][name])
 
 
 @functools.cache
-def request_reader() -> tuple[TunedReader, float] | None:
-    """The fine-tuned request check and its threshold (training/lifetime/requests.py); None
-    without its file or the embedding model (then the logistic check decides)."""
+def request_reader() -> tuple[TunedReader, tuple[float, float]] | None:
+    """The fine-tuned request check and its cuts for a message said to the assistant and for
+    one that is not (training/lifetime/requests.py); None without its file or the embedding
+    model (then the logistic check decides)."""
     folder = resources.files("mnemex") / "analysis" / "data"
     if not (folder / "request.onnx").is_file():
         return None
     meta = json.loads((folder / "request.json").read_text(encoding="utf-8"))
     try:
-        return TunedReader((folder / "request.onnx").read_bytes(), "request"), float(
-            meta["threshold"]
-        )
+        cut = float(meta["threshold"])
+        cuts = (cut, max(cut, float(meta.get("unaddressed_threshold", cut))))
+        return TunedReader((folder / "request.onnx").read_bytes(), "request"), cuts
     except (ImportError, ModelUnavailableError):
         return None
 
