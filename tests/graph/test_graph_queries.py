@@ -121,7 +121,7 @@ def test_a_name_s_part_is_not_a_person_described_otherwise(
     with mnemex.open(":memory:", settings=settings, clock=clock) as store:
         for text in (part, full) if first == "part" else (full, part):
             store.save(text)
-        whole = full.split(",")[0].split(" is ")[0]
+        whole = full.split(",", maxsplit=1)[0].split(" is ", maxsplit=1)[0]
         assert [m.content for m in store.memories(entity=whole)] == [full]
         found = store.maint_scan().findings
         assert not [f for f in found if f.kind == "duplicate"]

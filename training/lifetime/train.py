@@ -48,7 +48,8 @@ fit = _intent_fit()
 
 
 def every_line(name: str) -> list[str]:
-    """The lines of a set's first file and of the later ones written beside it (_more, _extra, _wide)."""
+    """The lines of a set's first file and of the later ones written beside it (_more, _extra,
+    _wide)."""
     return [text for more in ("", "_more", "_extra", "_wide") for text in lines(name, more)]
 
 
