@@ -107,7 +107,7 @@ def test_a_first_name_the_user_calls_family_is_not_a_stranger_of_that_name(
             "Travis Keller, freight broker in Louisville, keeps calling with cheap loads",
         ),
         (
-            "Dr Naidoo at the Rondebosch practice says he wants me out of the water",
+            "Dr Naidoo at the Rondebosch practice says it is from diving - he wants me out",
             "Kavitha Naidoo is the new honours student on the penguin project. She's 22",
         ),
     ],
