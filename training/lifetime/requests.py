@@ -14,7 +14,8 @@ plain memories against 4 with them). No benchmark persona or request set is read
    of a negative the phrase rules do not already catch, plus a margin, at most 0.99 (the same
    rule as the logistic check); what it catches and lets through there is printed.
 2. Fit on everything, write src/mnemex/analysis/data/request.onnx and request.json (the
-   threshold and the out-of-fold figures).
+   threshold, the higher cut for a message not said to the assistant, `UNADDRESSED`, and the
+   out-of-fold figures).
 """
 
 from __future__ import annotations
@@ -37,7 +38,7 @@ CAP = 0.99
 # The cut for a message not said to the assistant (analysis/lifetime.py `_ADDRESSED`). At the
 # out-of-fold cut alone the model of 2026-12-06 took 6 of the activation set's 218
 # non-requests and 10 of the open dev personas' plain memories for requests (the model
-# before: 2 and 3), most of them notes to self ("put in an offer on Clarence Drive, 365k");
+# before: 2 and 3), most of them notes to self ("hire van from Northgate till ...");
 # 0.998 for those was read off those two open sets by hand, not computed here.
 UNADDRESSED = 0.998
 
