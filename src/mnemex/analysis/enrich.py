@@ -211,14 +211,14 @@ def _entities(
             categories[name], weights[name] = vote_
     filled["entity_categories"] = categories
     filled["category_weights"] = weights
-    kin = {m.text: word for m in named if (word := canon.kin_word(draft.content, m.start, m.end))}
-    if kin:
-        filled["entity_kin"] = kin
     told = {
         m.text: found for m in named if (found := described.said_of(draft.content, m.start, m.end))
     }
     if told:
         filled["entity_described"] = told
+    kin = {name: found["kin"] for name, found in told.items() if "kin" in found}
+    if kin:
+        filled["entity_kin"] = kin
     roles = {
         m.text: word
         for m in named
@@ -293,12 +293,13 @@ def apply(
             node = canonical.get(name, name)  # "Dr. Amara Osei" votes for Amara Osei
             entity_id = tx.upsert_entity(node, now=now_us)[0]
             vote(tx, entity_id, category, weights.get(name, 1))
-        _note(tx, enrichment.get("entity_kin", {}), "kin", canonical, now_us)
-        _note(tx, enrichment.get("entity_roles", {}), "role", canonical, now_us)
         said = enrichment.get("entity_described", {})
-        for key in ("who", "gender"):
-            words = {name: found[key] for name, found in said.items() if key in found}
-            _note(tx, words, key, canonical, now_us)
+        words = {
+            "kin": enrichment.get("entity_kin", {}),
+            "role": enrichment.get("entity_roles", {}),
+            **{key: {n: f[key] for n, f in said.items() if key in f} for key in ("who", "gender")},
+        }
+        _note(tx, words, canonical, now_us)
         for said in enrichment.get("relations", []):
             found = {
                 **said,
@@ -320,15 +321,21 @@ def apply(
 
 
 def _note(
-    tx: Tx, words: Mapping[str, str], key: str, canonical: Mapping[str, str], now_us: int
+    tx: Tx, words: Mapping[str, Mapping[str, str]], canonical: Mapping[str, str], now_us: int
 ) -> None:
-    """Keep what the message called each person (`kin`, `role`) on their node, the first
-    word said only."""
-    for name, word in words.items():
-        entity_id = tx.upsert_entity(canonical.get(name, name), now=now_us)[0]
+    """Keep what the message called each person (`kin`, `role`, `who`, `gender`: key -> name
+    -> word) on their node, the first word said for each key only; one read and at most one
+    write per node."""
+    by_node: dict[str, dict[str, str]] = {}
+    for key, said in words.items():
+        for name, word in said.items():
+            by_node.setdefault(canonical.get(name, name), {}).setdefault(key, word)
+    for node, found in by_node.items():
+        entity_id = tx.upsert_entity(node, now=now_us)[0]
         entity = tx.get_entities([entity_id]).get(entity_id)
-        if entity is not None and not entity.details.get(key):
-            tx.update_entity(entity_id, {"details": {**entity.details, key: word}})
+        new = {key: word for key, word in found.items() if entity and not entity.details.get(key)}
+        if entity is not None and new:
+            tx.update_entity(entity_id, {"details": {**entity.details, **new}})
 
 
 def vote(tx: Tx, entity_id: str, category: str, weight: int = 1) -> None:
