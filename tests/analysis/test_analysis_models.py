@@ -89,5 +89,9 @@ def test_a_message_not_said_to_the_assistant_needs_the_request_check_surer(
     assert asks("reckon you could hang onto my gate code, 4471")
     assert not asks("hire van from Northgate till the new one comes")
     assert not asks("GP put my ramipril up to 10mg once a day")
+    # A heading is not a verb said to anyone, and "U.S." does not name the assistant.
+    assert not asks("Update: the standup moves to 9:30 on Mondays")
+    assert not asks("moving to the U.S. in spring for the new job")
+    assert asks("u mind keeping my locker number, 112")
     monkeypatch.setattr(lifetime, "request_reader", lambda: (_Sure(), (0.99, 0.99)))
     assert asks("hire van from Northgate till the new one comes")

@@ -50,13 +50,15 @@ _ASKS_YOU = re.compile(
 # verb of keeping or changing what is kept ("Log a migraine for today", "Update my address to
 # ..."). A message that does neither ("hire van from Northgate till the new one comes", "GP
 # put my ramipril up to 10mg") is a request only when the fine-tuned check is surer
-# (`unaddressed_threshold` in request.json).
+# (`unaddressed_threshold` in request.json). An opening word with a colon is a heading, not a
+# verb said to anyone ("Update: Priya is now the head of data science", "Edit: room 4B").
 _ADDRESSED = re.compile(
-    r"\b(?:you|u|ya|your|yours|please|pls|plz|kindly|thanks|thank you|cheers|ta)\b|"
+    r"\b(?:you|ya|your|yours|please|pls|plz|kindly|thanks|thank you|cheers|ta)\b|\bu\b(?!\.\w)|"
     r"^\W*(?:(?:ok|okay|so|and|also|oh|hey|hi|btw|just|quick(?: one)?)\W+)*(?:keep|save|store|"
     r"log|record|note|add|put|pop|stick|update|remember|track|file|pin|hold|hang|jot|write|"
     r"register|stash|change|replace|delete|remove|set|swap|scrap|take|tick|cross|mark|"
-    r"make a note|memori[sz]e|bookmark|retain|capture|document|context|for (?:the|my) )",
+    r"make a note|memori[sz]e|bookmark|retain|capture|document|context|for (?:the|my) )"
+    r"(?![a-z]*\s*:)",
     re.IGNORECASE,
 )
 
