@@ -17,7 +17,11 @@ At months 1, 3, 6 and 12 (days 30, 91, 182, 364) it reports:
 - store size: live memories;
 - ceiling@5: must-keep recall@5 of a shadow store given the same saves and nothing else (no
   recalls, no gc): what search alone finds when nothing is forgotten or reinforced, so that a
-  miss can be told apart as forgetting (below the ceiling) or retrieval (the ceiling itself).
+  miss can be told apart as forgetting (below the ceiling) or retrieval (the ceiling itself);
+- embedding_only@5: must-keep recall@5 of the embedding model alone, ranking only the must-keep
+  memories saved so far by cosine to the question (no trivia, nothing forgotten): how far the
+  model reads the question to its answer at all. Below 0.98 here, the questions ask for
+  inferences the model does not make ("sister-in-law" for "my brother's wife Meera").
 Searches of the report do not count as uses (only the hook's recalls do).
 """
 
@@ -30,6 +34,8 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime, time, timedelta
 from pathlib import Path
 from typing import Any
+
+import numpy as np
 
 import mnemex
 from mnemex.config import Settings
@@ -155,6 +161,26 @@ def _ceiling(replay: Replay) -> float | None:
     return round(found / max(asked, 1), 4)
 
 
+def _embedding_only(replay: Replay) -> float | None:
+    """Must-keep recall@5 by cosine alone, among the must-keep memories saved so far."""
+    embedder = replay.store.engine.embedder
+    keep = [m for m in replay.persona["memories"] if m["class"] == "must_keep"]
+    keep = [m for m in keep if m["id"] in replay.saved]
+    asked = [(i, q) for i, m in enumerate(keep) for q in m.get("questions", [])]
+    if embedder is None or not asked:
+        return None
+    memories = np.asarray(embedder.embed([m["text"] for m in keep]), dtype=np.float32)
+    questions = np.asarray(embedder.embed([q for _, q in asked]), dtype=np.float32)
+    memories /= np.linalg.norm(memories, axis=1, keepdims=True)
+    questions /= np.linalg.norm(questions, axis=1, keepdims=True)
+    similarity = questions @ memories.T
+    found = sum(
+        int((similarity[row] > similarity[row, target]).sum()) < K
+        for row, (target, _) in enumerate(asked)
+    )
+    return round(found / len(asked), 4)
+
+
 def _checkpoint(replay: Replay, month: int, day: int) -> dict[str, Any]:
     replay.at(day, 23, 45)
     store = replay.store
@@ -208,6 +234,7 @@ def _checkpoint(replay: Replay, month: int, day: int) -> dict[str, Any]:
         "stale_trivia_in_results": round(stale / max(total, 1), 4),
         "store_size": live,
         "ceiling@5": _ceiling(replay),
+        "embedding_only@5": _embedding_only(replay),
         "missed": missed[:5],
     }
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from types import SimpleNamespace
 
 from typer.testing import CliRunner
 
@@ -71,3 +72,31 @@ def test_training_sentences_are_not_taken_from_any_benchmark_set() -> None:
         items = json.loads(path.read_text(encoding="utf-8"))["items"]
         texts |= {item["text"].strip().casefold() for item in items}
     assert {t for t in written & texts if len(t.split()) >= 3} == set()
+
+
+class _Words:
+    """An embedder that reads only which of a few words a text holds."""
+
+    WORDS = ("peanuts", "allergic", "dog", "walk", "car", "blue", "tea", "milk")
+
+    def embed(self, texts: list[str]) -> list[list[float]]:
+        return [[float(w in t.lower()) + 0.01 for w in self.WORDS] for t in texts]
+
+
+def test_embedding_only_ranks_the_must_keeps_by_cosine_alone() -> None:
+    """A question whose words the target holds finds it; one about a word no must-keep holds
+    ranks the target below five others with more in common."""
+    keep = [
+        {"id": "t", "class": "must_keep", "text": "Sam is allergic to peanuts",
+         "questions": ["allergic to peanuts?", "tea or milk?"]},
+        *({"id": f"o{i}", "class": "must_keep", "text": "tea with milk " + "x" * i,
+           "questions": []} for i in range(5)),
+        {"id": "n", "class": "one_off", "text": "Sam is allergic to peanuts"},
+    ]  # fmt: skip
+    store = SimpleNamespace(engine=SimpleNamespace(embedder=_Words()))
+    run = SimpleNamespace(
+        persona={"memories": keep}, store=store, saved={m["id"]: m["id"] for m in keep}
+    )
+    assert lifetime._embedding_only(run) == 0.5
+    store.engine.embedder = None
+    assert lifetime._embedding_only(run) is None
