@@ -61,6 +61,8 @@ def test_two_descriptions_are_two_people_only_when_they_disagree() -> None:
     assert not apart({"who": "driver"}, {})
     assert not apart({"who": "boss"}, {"who": "manager"})  # one standing in two words
     assert not apart({"who": "gp"}, {"who": "doctor", "gender": "f"})
+    assert not apart({"who": "hubby"}, {"who": "husband"})  # the ledger's everyday words too
+    assert not apart({"who": "mom"}, {"who": "mother"})
     assert not apart({"gender": "f"}, {"gender": "f", "who": "nurse"})
 
 

@@ -125,6 +125,8 @@ def test_recall_analyze_graph_entities_relate_and_activity(db: str) -> None:
         json.loads(run(db, "analyze", "Remember that I'm vegetarian", "--json"))["action"]
         == "MUST_SAVE"
     )
+    shown = run(db, "analyze", "Lunch with Priya at 2pm about the Orion launch")
+    assert "entities: Priya, Orion" in shown and "values: 2pm" in shown  # a time is no entity
     run(db, "relate", "Mateo", "mentors", "Ines")
     whole = json.loads(run(db, "graph", "--json"))
     assert {"Mateo", "Atlas", "Ines"} <= {n["label"] for n in whole["nodes"]}

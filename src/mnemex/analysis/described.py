@@ -20,6 +20,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from mnemex.analysis import canon
+from mnemex.ledger.relations import SAME_KEY
 
 _FEMININE = frozenset(
     "mrs ms miss madame mme mlle frau señora senora signora senhora dame lady".split()
@@ -81,8 +82,6 @@ _NOT_WHAT = frozenset(
 _SAME_STANDING = [
     frozenset({"doctor", "gp", "physician", "dr", "consultant", "surgeon"}),
     frozenset({"boss", "manager", "supervisor", "lead"}),
-    frozenset({"mum", "mom", "mother", "mam", "mummy", "mommy"}),
-    frozenset({"dad", "father", "daddy"}),
     frozenset({"partner", "husband", "wife", "boyfriend", "girlfriend", "fiance", "fiancee"}),
 ]
 
@@ -135,6 +134,7 @@ def said_of(text: str, start: int, end: int) -> dict[str, str]:
 
 
 def _standing(word: str) -> str:
+    word = SAME_KEY.get(word, word)  # "hubby" is a husband, "mom" a mother
     return next((min(group) for group in _SAME_STANDING if word in group), word)
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import typer
 
+from mnemex.analysis.entities import VALUES
 from mnemex.interfaces.cli._app import JSON_OPTION, app, command, emit, open_store
 from mnemex.interfaces.cli._output import (
     IDS_OPTION,
@@ -165,8 +166,11 @@ def analyze(
         say(
             f"{a.action}  intent {a.intent} ({a.confidence:.2f})  strength {a.strength:.2f}", "bold"
         )
-        if a.entities:
-            say("  entities: " + ", ".join(str(e.get("text", e)) for e in a.entities))
+        # Names become entities on save; dates, times, versions and addresses stay values.
+        for heading, values in (("entities", False), ("values", True)):
+            shown = [str(e.get("text")) for e in a.entities if (e.get("label") in VALUES) is values]
+            if shown:
+                say(f"  {heading}: " + ", ".join(shown))
         if a.tags:
             say("  tags: " + ", ".join(a.tags))
         if a.duplicate_of:
