@@ -255,6 +255,11 @@ class Review:
     tenant: str = "default"
 
 
+# Labels of an `Analysis.entities` mention that is a value, not a name: a save makes no entity
+# of a date, a time, a version or an address.
+VALUE_LABELS = frozenset({"DATE", "TIME", "VERSION", "EMAIL", "URL", "IP"})
+
+
 @dataclass(slots=True)
 class Analysis:
     """What `analyze` found in a message and what it recommends doing with it."""

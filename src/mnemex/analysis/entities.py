@@ -32,12 +32,13 @@ from mnemex.analysis.words import (
     unknown_opener,
     warn_once,
 )
+from mnemex.models import VALUE_LABELS
 from mnemex.text import ALNUM, STOPWORDS, UPPER, lettered, normalize_name
 
 log = logging.getLogger(__name__)
 
 # Values stay in the analysis; every other label names a thing worth an entity row.
-VALUES = frozenset({"DATE", "TIME", "VERSION", "EMAIL", "URL", "IP"})
+VALUES = VALUE_LABELS
 _MONTH = r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?"
 _DAY = r"\d{1,2}(?:st|nd|rd|th)?"
 _PATTERNS: list[tuple[str, re.Pattern[str]]] = [

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import typer
 
-from mnemex.analysis.entities import VALUES
 from mnemex.interfaces.cli._app import JSON_OPTION, app, command, emit, open_store
 from mnemex.interfaces.cli._output import (
     IDS_OPTION,
@@ -16,7 +15,7 @@ from mnemex.interfaces.cli._output import (
     say,
     stamp,
 )
-from mnemex.models import Analysis, Recall, Review
+from mnemex.models import VALUE_LABELS, Analysis, Recall, Review
 
 review_app = typer.Typer(help="Settle a review of the queue (see `mnemex reviews`).")
 app.add_typer(review_app, name="review", no_args_is_help=True)
@@ -168,7 +167,9 @@ def analyze(
         )
         # Names become entities on save; dates, times, versions and addresses stay values.
         for heading, values in (("entities", False), ("values", True)):
-            shown = [str(e.get("text")) for e in a.entities if (e.get("label") in VALUES) is values]
+            shown = [
+                str(e.get("text")) for e in a.entities if (e.get("label") in VALUE_LABELS) is values
+            ]
             if shown:
                 say(f"  {heading}: " + ", ".join(shown))
         if a.tags:
