@@ -4,6 +4,7 @@ facade and each interface."""
 from __future__ import annotations
 
 import json
+from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
@@ -370,3 +371,32 @@ def test_a_first_name_ner_alone_took_for_a_firm_is_the_full_names_node(
     mem_store.save("Sofia Harrington is my niece")
     assert mem_store.entity("Sofia").name == "Sofia"
     assert mem_store.entity("Sofia").category == "place"
+
+
+def test_a_fact_whose_value_is_an_entity_is_an_edge_with_the_fact_s_validity(
+    store: MemoryStore, clock: Any
+) -> None:
+    """The ledger's facts between two entities are edges (never a value such as "vegan"): the
+    current one now, the superseded one as it stood, from either end and in the whole graph."""
+    first = store.save("Dana's manager is Omar Haddad", subject="Dana Cruz", relation="manager",
+                       value="Omar Haddad", entities=["Dana Cruz", "Omar Haddad"])  # fmt: skip
+    clock.advance(days=30)
+    second = store.save("Dana's manager is now Lin Wu", subject="Dana Cruz", relation="manager",
+                        value="Lin Wu", entities=["Dana Cruz", "Lin Wu"])  # fmt: skip
+    store.save("Dana is vegan", subject="Dana Cruz", relation="diet", value="vegan")
+    now = store.graph("Dana Cruz", depth=1, memories=False)
+    assert {n.label for n in now.nodes} == {"Dana Cruz", "Lin Wu"}
+    assert [(e.type, e.source_memory, e.expired_at) for e in now.edges] == [
+        ("manager", second.id, None)
+    ]
+    with_memories = store.graph("Lin Wu", depth=1)  # from the value's end
+    assert ("manager", second.id) in {(e.type, e.source_memory) for e in with_memories.edges}
+    then = store.graph("Dana Cruz", depth=1, as_of=clock.now - timedelta(days=10))
+    assert [(e.type, e.source_memory, e.expired_at) for e in then.edges] == [
+        ("manager", first.id, None)
+    ]
+    whole = {(e.meta.get("value"), e.expired_at is None) for e in store.graph().edges}
+    assert {("Omar Haddad", False), ("Lin Wu", True)} <= whole
+    assert "vegan" not in {e.meta.get("value") for e in store.graph().edges}
+    assert [e.type for e in store.path("Lin Wu", "Dana Cruz").edges] == ["manager"]
+    assert store.path("Omar Haddad", "Lin Wu").edges == []  # no longer joined

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from mnemex.graph import facts
 from mnemex.models import LIVE_STATUSES, Entity, Graph, GraphNode, Relation
 from mnemex.store.base import Tx
 from mnemex.text import preview
@@ -59,7 +60,8 @@ def neighbourhood(tx: Tx, root: Entity, depth: int, max_nodes: int = MAX_NODES) 
             for entity_id in linked:
                 if entity_id in entities:
                     edges[f"{memory_id}>{entity_id}"] = _mention(memory_id, entities[entity_id])
-        for relation in tx.relations_of(frontier):
+        shown = facts.edges(tx, entity_ids, include_expired=False)
+        for relation in [*tx.relations_of(frontier), *shown]:
             edges[relation.id] = relation
             reached.update({relation.from_id, relation.to_id})
         room = max_nodes - len(nodes)
@@ -101,5 +103,9 @@ def overview(tx: Tx, limit: int) -> Graph:
         for e in entities[:limit]
     ]
     kept = {node.id for node in nodes}
-    edges = [r for r in tx.entity_edges(10 * limit) if r.from_id in kept and r.to_id in kept]
+    every = [
+        *tx.entity_edges(10 * limit),
+        *facts.edges(tx, [node.id for node in nodes], include_expired=True, values=False),
+    ]
+    edges = [r for r in every if r.from_id in kept and r.to_id in kept]
     return Graph(nodes=nodes, edges=edges)

@@ -13,6 +13,7 @@ import dataclasses
 from collections.abc import Sequence
 from datetime import datetime
 
+from mnemex.graph import facts
 from mnemex.models import Entity, Graph, GraphNode, Relation
 from mnemex.store.base import Tx
 
@@ -67,7 +68,10 @@ def _node(entity: Entity) -> GraphNode:
 def _edges(tx: Tx, ids: Sequence[str], flt: GraphFilter) -> list[Relation]:
     past = flt.as_of is not None or flt.include_expired
     found = []
-    for relation in tx.graph_edges(ids, include_expired=past):
+    for relation in [
+        *tx.graph_edges(ids, include_expired=past),
+        *facts.edges(tx, ids, include_expired=past),
+    ]:
         if flt.relation_types and relation.type not in flt.relation_types:
             continue
         seen = _at(relation, flt)

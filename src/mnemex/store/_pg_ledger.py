@@ -323,6 +323,19 @@ class PgLedgerRows:
             result.setdefault(str(fact.memory_id), []).append(fact)
         return result
 
+    def entity_facts(
+        self, subject_ids: Sequence[str], value_keys: Sequence[str], statuses: Sequence[str]
+    ) -> list[Fact]:
+        """Facts in `statuses` whose value is an entity, of any of the subjects or with any of
+        the value keys, in seq order."""
+        rows = self.conn.execute(
+            f"SELECT {FACT_COLUMNS} FROM facts WHERE tenant = %s AND status = ANY(%s) "
+            "AND object_id IS NOT NULL AND (subject_id = ANY(%s) OR object_key = ANY(%s)) "
+            "ORDER BY seq",
+            (self.tenant, list(statuses), list(subject_ids), list(value_keys)),
+        ).fetchall()
+        return [fact_from_row(row) for row in rows]
+
     def insert_review(self, review: Review) -> None:
         """Queue a decision for a person."""
         self._writable()
