@@ -400,3 +400,15 @@ def test_a_fact_whose_value_is_an_entity_is_an_edge_with_the_fact_s_validity(
     assert "vegan" not in {e.meta.get("value") for e in store.graph().edges}
     assert [e.type for e in store.path("Lin Wu", "Dana Cruz").edges] == ["manager"]
     assert store.path("Omar Haddad", "Lin Wu").edges == []  # no longer joined
+
+
+def test_the_first_person_s_node_is_a_person_unless_the_user_says_otherwise(
+    store: MemoryStore,
+) -> None:
+    """The ledger's subject of "I ..." / "my ..." statements is a node of the graph; its
+    category is person, set once, never over a category the user gave it."""
+    store.save("My manager is Raj Patel.")
+    assert store.entity("user").category == "person"
+    store.upsert_entities([{"name": "user", "category": "other"}])
+    store.save("My dentist is Dr Amira Haddad.")
+    assert store.entity("user").category == "other"

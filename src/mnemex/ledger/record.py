@@ -13,6 +13,7 @@ from datetime import datetime
 from typing import Literal
 
 from mnemex.clock import to_micros
+from mnemex.ledger.extract import USER
 from mnemex.ledger.history import (
     LEDGER_STATUSES,
     Window,
@@ -80,7 +81,9 @@ def record(
 ) -> Outcome:
     """Add one observation to its key; `pending` parks it for review instead (nothing changes)."""
     now_us = to_micros(now)
-    subject_id = tx.upsert_entity(claim.subject, now=now_us)[0]
+    # The first person's node is a person (a category set once, never over the user's own).
+    category = "person" if claim.subject == USER else None
+    subject_id = tx.upsert_entity(claim.subject, category=category, now=now_us)[0]
     if not pending:
         repeated = repeats(tx, subject_id, claim.relation, claim.value, claim.observed_at)
         if repeated is not None:
