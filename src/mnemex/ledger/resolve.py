@@ -64,6 +64,7 @@ ORIGIN = re.compile(
     r"(?:was|were)\s+raised|originally\s+(?:from|hails?)|hails?\s+from|native\s+of)\b",
     re.IGNORECASE,
 )
+_CAPITALISED = re.compile(r"\b[A-Z]\w*")
 CALENDAR = frozenset(
     "january february march april may june july august september october november december "
     "jan feb mar apr jun jul aug sep sept oct nov dec monday tuesday wednesday thursday friday "
@@ -100,15 +101,21 @@ class Candidate:
 
 
 def subject_names(question: str, candidates: Sequence[Candidate]) -> set[str]:
-    """The candidates' entity names the question names (whole, or by a first name)."""
-    asked = set(tokens(question)) - STOPWORDS
+    """The candidates' entity names the question names (whole, or by a first name). A question
+    that writes names with capitals names no one in lowercase: the "yoga" of "Where does
+    Benjamin do his yoga classes?" is neither the entity Yoga nor the first name of Yoga Loft."""
+    said = tokens(question)
+    capitalised = {t.casefold() for t in _CAPITALISED.findall(question)}
+    if not capitalised - set(said[:1]):  # no capital past the first word: any word may name
+        capitalised = set(said)
+    asked = set(said) - STOPWORDS
     found: set[str] = set()
     for candidate in candidates:
         for name in candidate.entities:
             parts = tokens(name)
-            if not parts:
+            if not parts or parts[0] not in capitalised:
                 continue
-            if " ".join(parts) in " ".join(tokens(question)) or parts[0] in asked:
+            if " ".join(parts) in " ".join(said) or parts[0] in asked:
                 found.add(parts[0])
     return found
 
