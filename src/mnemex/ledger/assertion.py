@@ -16,6 +16,7 @@ process keeps the last `TunedReader.READ_CACHE` readings.
 from __future__ import annotations
 
 import functools
+import re
 from collections.abc import Collection, Sequence
 from importlib import resources
 
@@ -28,6 +29,13 @@ from mnemex.ledger import kept
 from mnemex.store.base import Tx
 
 QUESTION = 0.1  # the most a question reads
+# "My partner Sam is allergic to peanuts" sets Sam's own value, but the reader, trained to read
+# a relative's value as a mention of the subject's ("Dana's brother wants a Tesla"), reads
+# 0.002: a save would write no fact. A first-person "my" / "our" with one or two words before a
+# capitalised name names the subject of what the save writes, so the save's veto reads from the
+# name ("Sam is allergic to peanuts": 0.98). Read-time resolution keeps the whole sentence: a
+# question about the user asks nothing of "My mom Linda watches the kids".
+_NAMED_BY_THE_USER = re.compile(r"^\s*(?:[Mm]y|[Oo]ur)\s+(?:[a-z][\w-]*\s+){1,2}(?=[A-Z][a-z])")
 READ_CHANGE = 0.9  # the least reading of a statement the ledger read a change or correction in
 Probabilities = npt.NDArray[np.float64]
 
@@ -41,6 +49,13 @@ class Reader(TunedReader):
         # four questions, too few for the model to learn it.
         asked = np.array([t.rstrip().endswith("?") for t in texts])
         return np.where(asked, np.minimum(read, QUESTION), read)
+
+
+def own_subject(text: str) -> str:
+    """The sentence from the name the user introduces ("My partner Sam is ..." -> "Sam is
+    ..."), as the save's veto reads it."""
+    found = _NAMED_BY_THE_USER.match(text)
+    return text if found is None else text[found.end() :]
 
 
 @functools.cache
