@@ -175,8 +175,13 @@ _STANDING_WORDS = frozenset(
 )
 _RELATIVES = frozenset(
     "mother father parent sister brother sibling son daughter child grandmother grandfather "
-    "aunt uncle cousin niece nephew".split()
+    "grandparent grandson granddaughter grandchild aunt uncle cousin niece nephew twin "
+    "stepmother stepfather stepbrother stepsister stepson stepdaughter stepchild godmother "
+    "godfather godparent godson goddaughter godchild".split()
 )
+# Other words for one relative: "Lena's kids" are her children.
+_RELATIVE_WORDS = {"kid": "child", "children": "child", "grandkid": "grandchild"}
+_RELATIVE_WORDS["grandchildren"] = "grandchild"
 
 
 def people_key(relation: str) -> str | None:
@@ -185,7 +190,7 @@ def people_key(relation: str) -> str | None:
     words = relation_words(relation)
     if words & _STANDING_WORDS:
         return STANDING
-    relatives = sorted(words & _RELATIVES)
+    relatives = sorted({_RELATIVE_WORDS.get(w, w) for w in words} & _RELATIVES)
     return relatives[0] if relatives else None
 
 
