@@ -263,7 +263,7 @@ def _only_mentions(engine: Engine, draft: Draft, vector: bytes | None) -> bool:
     read = draft.statements.triples if draft.statements is not None else []
     if any(t.correction or t.negated or t.previous for t in read):
         return False  # "Bob's editor is Emacs, not Vim": a form the model was not trained on
-    return bool(assertion.probabilities([draft.content])[0] < floor)
+    return bool(assertion.probabilities([assertion.own_subject(draft.content)])[0] < floor)
 
 
 def write_draft(

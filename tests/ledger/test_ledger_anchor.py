@@ -282,3 +282,16 @@ def test_a_change_someone_else_makes_is_not_the_users(store: MemoryStore) -> Non
         " instead, starting in September."
     )
     assert [f.object for f in store.facts("user", "city")] == ["Minneapolis"]
+
+
+def test_a_place_said_beside_someone_s_kids_is_no_new_child(store: MemoryStore) -> None:
+    """ "Lena's kids" names a relative key (kids are children, as sisters are siblings): a clause
+    that mentions the kids with a place or a name the ledger never saw as a child says who they
+    are seldom, so "Lena's visiting Berlin with the kids" writes no child of Lena's, and the
+    memory that says who her children are is not hidden as superseded."""
+    first = store.save("Lena's kid is Finn.")
+    assert [(f.relation, f.object) for f in first.facts] == [("kid", "Finn")]
+    later = store.save("Lena's visiting Berlin with the kids next weekend.")
+    assert later.action != "superseded" and not later.facts
+    assert [f.object for f in store.facts("Lena", "kid")] == ["Finn"]
+    assert store.get(first.id).status == "active"

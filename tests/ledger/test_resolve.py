@@ -153,6 +153,24 @@ def test_the_asked_attribute_named_as_an_entity_is_not_the_subject() -> None:
 
 
 @pytest.mark.usefixtures("mentions_are_not_assertions")
+def test_a_word_the_question_writes_in_lowercase_names_no_subject() -> None:
+    """ "Where does Dana do her yoga classes?": "yoga" is the first word of Yoga Loft, but a
+    question that writes Dana with a capital writes no name in lowercase, so Owen's later move
+    away from Yoga Loft is no statement about the subject and never answers."""
+    yoga = [
+        said(1, "Dana Whitfield does yoga at CorePower Yoga", 3, CAR,
+             entities=("Dana Whitfield", "CorePower Yoga")),
+        said(2, "Dana switched to Modo Yoga", 40, CAR, entities=("Dana Whitfield", "Modo Yoga")),
+        said(3, "Yoga Loft lost Owen to the Iyengar Institute", 60, CAR,
+             entities=("Yoga Loft", "Owen", "Iyengar Institute")),
+    ]  # fmt: skip
+    assert resolve.subject_names("Where does Dana do her yoga classes?", yoga) == {"dana"}
+    assert answer("Where does Dana do her yoga classes?", PERSON + CAR, yoga) == "m2"
+    # written all in lowercase, any word may be a name
+    assert resolve.subject_names("where does dana do her yoga?", yoga) == {"dana", "yoga"}
+
+
+@pytest.mark.usefixtures("mentions_are_not_assertions")
 def test_a_later_assertion_overrides_what_the_ledger_read_only_of_its_own_attribute() -> None:
     """The ledger read "Dana drives a silver Corolla" (m1) and missed the trade-in: the later
     car statement answers, never the later job one, nor a car statement older than m1."""
@@ -298,6 +316,27 @@ def test_the_shipped_reader_tells_a_mention_from_an_assertion() -> None:
     ]
     p = assertion.probabilities(assertions + mentions)
     assert p[:3].min() > 0.5 > p[3:].max(), p
+
+
+def test_a_person_the_user_introduces_is_the_subject_of_the_sentence(
+    mem_store: MemoryStore,
+) -> None:
+    """ "My partner Sam is allergic to peanuts" sets Sam's own value: the save's veto reads it
+    from the name, so the save writes Sam's allergy and who Sam is; a relative's advice still
+    reads as a mention and writes nothing of the user's."""
+    said = [
+        "My partner Sam is allergic to peanuts.",
+        "My sister Ana Ruiz lives in Lisbon.",
+        "Our dog Biscuit is on Apoquel for his itching.",
+    ]
+    advice = ["My brother Tom recommended Monzo to me.", "My wife says I should try Neovim."]
+    p = assertion.probabilities([assertion.own_subject(t) for t in said + advice])
+    assert p[:3].min() > 0.5 > p[3:].max(), p
+    for text in said + advice:
+        mem_store.save(text)
+    facts = {(f.subject, f.relation, f.object) for f in mem_store.facts()}
+    assert {("Sam", "allergy", "peanuts"), ("user", "partner", "Sam")} <= facts
+    assert not {f for f in facts if f[2] in ("Monzo", "Neovim")}
 
 
 def test_the_reader_keeps_its_readings_in_the_store(mem_store: MemoryStore) -> None:
