@@ -256,6 +256,23 @@ def test_a_person_span_joined_by_a_lowercase_word_is_split() -> None:
     ]
 
 
+@pytest.mark.parametrize(
+    ("text", "name"),
+    [
+        ("Our dog Biscuit hates the vet.", "Biscuit"),
+        ("Took our tortoise Bertha to the vet for her check-up.", "Bertha"),
+        ("We adopted a kitten called Miso last spring.", "Miso"),
+    ],
+)
+def test_a_pet_is_no_person(mem_store: MemoryStore, text: str, name: str) -> None:
+    """A name the sentence calls a dog, a cat or a tortoise is an animal: category other, which
+    outweighs the small model's PERSON; the dog walker is still someone."""
+    mem_store.save(text)
+    assert mem_store.entity(name).category == "other"
+    mem_store.save("The dog walker Sam Reyes comes at noon.")
+    assert mem_store.entity("Sam Reyes").category == "person"
+
+
 def test_the_category_model_votes_where_the_rules_are_weak(
     mem_store: MemoryStore, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -67,6 +67,9 @@ for _category, _words in {
     "person": "manager lead engineer designer developer friend sister brother mother father "
     "mom dad son daughter wife husband partner boss colleague coworker teammate doctor "
     "dentist cousin aunt uncle neighbour neighbor founder ceo cto intern mentor",
+    # An animal is none of the named kinds: "our dog Biscuit", "the cat, Miso".
+    "other": "dog dogs cat cats puppy pup kitten pet pets horse pony rabbit bunny hamster "
+    "guinea parrot budgie tortoise turtle goldfish lizard gecko snake ferret",
 }.items():
     for _word in _words.split():
         _HEADS.setdefault(_word, _category)
@@ -386,7 +389,7 @@ def categorise(
     if len(name.split()) >= 2 and name.split()[-1].casefold() in ORG_NAME_TAILS:
         return "organization", 2
     context = from_context(text, start, end)
-    if context is not None and (label != "PERSON" or context == "person"):
+    if context is not None and (label != "PERSON" or context in ("person", "other")):
         return context, 3  # what the sentence says it is outweighs a label seen twice
     before = text[:start]
     named = _NAMED.search(before)
