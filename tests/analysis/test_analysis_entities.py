@@ -68,6 +68,21 @@ def test_title_spans() -> None:
     assert not nameworthy("Danish set designer") and nameworthy("Mac mini")
 
 
+def test_a_quantity_or_a_time_of_day_is_no_name(mem_store: MemoryStore) -> None:
+    """A size, a weight, a share or a time of day that the ledger reads as a value never
+    becomes a node; a name with a number in it still does."""
+    from mnemex.analysis.canon import nameworthy
+
+    for value in ("1.2GB", "25 kg", "80%", "Monday 8am", "9:30"):
+        assert not nameworthy(value), value
+    for name in ("3M", "iPhone 15", "Python 3.12", "Route 66", "PS5"):
+        assert nameworthy(name), name
+    saved = mem_store.save("The Docker images for auth-gateway are 1.2GB, need to slim them down")
+    assert "1.2GB" not in saved.memory.entities
+    saved = mem_store.save("Biscuit's vet appointment is Monday 8am, he needs his booster")
+    assert "Monday 8am" not in saved.memory.entities
+
+
 @pytest.mark.parametrize(
     ("text", "names", "not_names"),
     [

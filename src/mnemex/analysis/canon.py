@@ -156,6 +156,16 @@ _HAS_DATE = re.compile(
     re.IGNORECASE,
 )
 
+# A size, a weight, a distance, a share or a time of day is a value, not a thing: "1.2GB",
+# "25 kg", "80%", "Monday 8am", "9:30".
+_QUANTITY = re.compile(
+    r"^\d+(?:[.,]\d+)?\s?(?:KB|MB|GB|TB|PB|KiB|MiB|GiB|TiB|kb|mb|gb|tb|kg|mg|g|lbs?|km|cm|mm|mi|"
+    r"ft|ms|secs?|mins?|hrs?|h|mph|kph|%)$"
+)
+_TIME_OF_DAY = re.compile(
+    r"\b\d{1,2}(?::\d{2})?\s?(?:am|pm|a\.m\.|p\.m\.)(?!\w)|\b\d{1,2}:\d{2}\b", re.IGNORECASE
+)
+
 
 def junk_word(tag: str | None, word: str, source: str) -> bool:
     """A single-word mention that its own sentence uses as an ordinary word."""
@@ -338,6 +348,8 @@ def nameworthy(name: str) -> bool:
     "svc-orders" are names."""
     text = name.strip()
     if not text or _VALUE_START.match(text) or _HAS_DATE.search(text):
+        return False
+    if _QUANTITY.match(text) or _TIME_OF_DAY.search(text):
         return False
     words = text.split()
     if len(words) > 4 or title_spans(text) == [(0, len(text))]:
