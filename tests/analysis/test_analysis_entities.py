@@ -286,6 +286,8 @@ def test_a_pet_is_no_person(mem_store: MemoryStore, text: str, name: str) -> Non
     assert mem_store.entity(name).category == "other"
     mem_store.save("The dog walker Sam Reyes comes at noon.")
     assert mem_store.entity("Sam Reyes").category == "person"
+    mem_store.save("Half term: St Ives, 4 nights, cottage booked, dog-friendly.")
+    assert mem_store.entity("St Ives").category != "other"  # a dog-friendly place
 
 
 def test_the_category_model_votes_where_the_rules_are_weak(

@@ -78,6 +78,7 @@ _AFTER = re.compile(r"^\s+([a-z]+)\b")
 _NAMING_HEADS = frozenset({"project", "organization", "technology", "product"})
 _DESCRIBED = re.compile(r"^\s*(?:is|was|,|:|-)\s")
 _DESCRIPTION_WORDS = 5
+_DESCRIPTION_WORD = re.compile(r"[a-z]+(?:-[a-z]+)*")  # "dog-friendly" is one word, no dog
 _STOP_DESCRIPTION = frozenset("on at in for with from of to by who that which and but".split())
 _BEFORE = re.compile(r"\b(?:the|a|an|our|my|their|his|her)\s+([a-z]+)\s+$")
 _PROJECT_BEFORE = re.compile(
@@ -370,7 +371,7 @@ def from_context(text: str, start: int, end: int) -> str | None:
         return _HEADS[match.group(1)]
     described = _DESCRIBED.match(after)
     if described:
-        for word in re.findall(r"[a-z]+", after[described.end() :])[:_DESCRIPTION_WORDS]:
+        for word in _DESCRIPTION_WORD.findall(after[described.end() :])[:_DESCRIPTION_WORDS]:
             if word in _HEADS:
                 return _HEADS[word]
             if word in _STOP_DESCRIPTION:
