@@ -310,13 +310,15 @@ def score_pairs(pairs: Sequence[dict[str, Any]], settings: Settings) -> dict[str
 
 
 # Words a labeller and the engine use for one attribute ("occupation" for "role", "boss" for
-# "manager", "dog" for "pet"): a fact keyed by one matches a label of another.
+# "manager", "dog" for "pet", "spouse" for "wife"): a fact keyed by one matches a label of
+# another.
 _SAME_ATTRIBUTE = [
     {"role", "occupation", "job", "title", "position", "profession"},
     {"manager", "boss", "supervisor"},
     {"pet", "dog", "cat"},
     {"car", "vehicle"},
     {"fiance", "fiancee"},
+    {"spouse", "wife", "husband"},
 ]
 _AS_ONE = {word: min(words) for words in _SAME_ATTRIBUTE for word in words}
 

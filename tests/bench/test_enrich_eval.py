@@ -107,3 +107,22 @@ def test_category_spellings(category: str) -> None:
 def test_settings_pick_the_model() -> None:
     assert enrich._settings("none").embed_model == "none"
     assert enrich._settings(None).embed_model == Settings.load().embed_model
+
+
+def test_a_profile_fact_matches_a_label_of_a_synonymous_attribute() -> None:
+    """The engine's "user / wife / Elif Demir" is the labeller's "Yusuf / spouse / Elif
+    Demir" (the user's aliases given), "boss" is "manager"; a sister is no spouse."""
+    from types import SimpleNamespace
+
+    label = {"subject": "Yusuf Demir", "attribute": "spouse", "value": "Elif Demir"}
+    aliases = {enrich.fold("Yusuf Demir"): {"user"}}
+
+    def fact(relation: str) -> SimpleNamespace:
+        return SimpleNamespace(subject="user", relation=relation, object="Elif Demir")
+
+    assert enrich._fact_matches(fact("wife"), label, aliases)
+    assert enrich._fact_matches(fact("husband"), label, aliases)
+    assert not enrich._fact_matches(fact("sister"), label, aliases)
+    boss = {"subject": "Yusuf Demir", "attribute": "boss", "value": "Selin Kaya"}
+    manager = SimpleNamespace(subject="user", relation="manager", object="Selin Kaya")
+    assert enrich._fact_matches(manager, boss, aliases)
