@@ -64,3 +64,30 @@ def test_an_in_memory_store_has_no_checkpointer() -> None:
         _insert_events(backend, 3)
     finally:
         backend.close()
+
+
+def test_a_close_landing_as_the_interval_runs_out_still_stops_the_thread() -> None:
+    """close() sets stop and wake; if it lands just after the thread's wait for the interval
+    ran out, the thread must still see it (it once cleared that wake and waited for ever, and a
+    writer process hung in close())."""
+    import threading
+
+    from mnemex.store._sqlite_checkpoint import Checkpointer
+
+    checkpointer = Checkpointer(lambda: sqlean.connect(":memory:"))
+
+    class LateStop(threading.Event):
+        first = True
+
+        def wait(self, timeout: float | None = None) -> bool:
+            if self.first:  # close() lands here, just after the interval ran out
+                self.first = False
+                self.set()
+                checkpointer._wake.set()
+                return False
+            return super().wait(timeout)
+
+    checkpointer._stop = LateStop()
+    checkpointer.written()
+    checkpointer._thread.join(timeout=5)
+    assert not checkpointer._thread.is_alive()

@@ -56,9 +56,12 @@ class Checkpointer:
         try:
             while True:
                 self._wake.wait()
+                # Cleared before the stop is looked at: a close() landing after the interval
+                # ran out and before a later clear would have been lost, and the thread waited
+                # for a wake that never came (a writer hung in close()).
+                self._wake.clear()  # writes from here on wake the next round
                 if self._stop.wait(max(0.0, last + INTERVAL - time.monotonic())):
                     return
-                self._wake.clear()  # writes from here on wake the next round
                 try:
                     conn = conn or self._connect()
                     conn.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchall()
