@@ -180,8 +180,12 @@ _RELATIVES = frozenset(
     "godfather godparent godson goddaughter godchild".split()
 )
 # Other words for one relative: "Lena's kids" are her children.
-_RELATIVE_WORDS = {"kid": "child", "children": "child", "grandkid": "grandchild"}
-_RELATIVE_WORDS["grandchildren"] = "grandchild"
+_RELATIVE_WORDS = {
+    "kid": "child",
+    "children": "child",
+    "grandkid": "grandchild",
+    "grandchildren": "grandchild",
+}
 
 
 def people_key(relation: str) -> str | None:
