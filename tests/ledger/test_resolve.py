@@ -168,6 +168,9 @@ def test_a_word_the_question_writes_in_lowercase_names_no_subject() -> None:
     assert answer("Where does Dana do her yoga classes?", PERSON + CAR, yoga) == "m2"
     # written all in lowercase, any word may be a name
     assert resolve.subject_names("where does dana do her yoga?", yoga) == {"dana", "yoga"}
+    # a capital outside ASCII is a capital
+    accented = [said(4, "Élodie does yoga at Yoga Loft", 70, CAR, entities=("Élodie", "Yoga Loft"))]
+    assert resolve.subject_names("Where does Élodie do her yoga?", accented) == {"élodie"}
 
 
 @pytest.mark.usefixtures("mentions_are_not_assertions")
@@ -328,10 +331,12 @@ def test_a_person_the_user_introduces_is_the_subject_of_the_sentence(
         "My partner Sam is allergic to peanuts.",
         "My sister Ana Ruiz lives in Lisbon.",
         "Our dog Biscuit is on Apoquel for his itching.",
+        "My colleague Øyvind drives a Leaf.",
     ]
     advice = ["My brother Tom recommended Monzo to me.", "My wife says I should try Neovim."]
     p = assertion.probabilities([assertion.own_subject(t) for t in said + advice])
-    assert p[:3].min() > 0.5 > p[3:].max(), p
+    assert p[:4].min() > 0.5 > p[4:].max(), p
+    assert assertion.own_subject(said[3]) == "Øyvind drives a Leaf."
     for text in said + advice:
         mem_store.save(text)
     facts = {(f.subject, f.relation, f.object) for f in mem_store.facts()}

@@ -27,6 +27,7 @@ from mnemex.embed import TunedReader
 from mnemex.errors import ModelUnavailableError
 from mnemex.ledger import kept
 from mnemex.store.base import Tx
+from mnemex.text import UPPER
 
 QUESTION = 0.1  # the most a question reads
 # "My partner Sam is allergic to peanuts" sets Sam's own value, but the reader, trained to read
@@ -35,7 +36,9 @@ QUESTION = 0.1  # the most a question reads
 # capitalised name names the subject of what the save writes, so the save's veto reads from the
 # name ("Sam is allergic to peanuts": 0.98). Read-time resolution keeps the whole sentence: a
 # question about the user asks nothing of "My mom Linda watches the kids".
-_NAMED_BY_THE_USER = re.compile(r"^\s*(?:[Mm]y|[Oo]ur)\s+(?:[a-z][\w-]*\s+){1,2}(?=[A-Z][a-z])")
+_NAMED_BY_THE_USER = re.compile(
+    rf"^\s*(?:[Mm]y|[Oo]ur)\s+(?:[a-z][\w-]*\s+){{1,2}}(?=[{UPPER}][^\W\d_])"
+)
 READ_CHANGE = 0.9  # the least reading of a statement the ledger read a change or correction in
 Probabilities = npt.NDArray[np.float64]
 

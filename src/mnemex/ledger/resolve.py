@@ -36,7 +36,7 @@ import numpy.typing as npt
 from mnemex.ledger import aspects, assertion, attribute
 from mnemex.ledger.attribute import names_in, tokens
 from mnemex.ledger.patterns import OPENING_VERB
-from mnemex.text import STOPWORDS
+from mnemex.text import STOPWORDS, UPPER
 
 ANCHOR_FLOOR = 0.5  # P(same attribute) at which a statement joins the ledger answer's group
 ANCHOR_LINK = 0.3  # ... and the least centred cosine to it (templated notes look alike)
@@ -64,7 +64,7 @@ ORIGIN = re.compile(
     r"(?:was|were)\s+raised|originally\s+(?:from|hails?)|hails?\s+from|native\s+of)\b",
     re.IGNORECASE,
 )
-_CAPITALISED = re.compile(r"\b[A-Z]\w*")
+_CAPITALISED = re.compile(rf"\b[{UPPER}]\w*")
 CALENDAR = frozenset(
     "january february march april may june july august september october november december "
     "jan feb mar apr jun jul aug sep sept oct nov dec monday tuesday wednesday thursday friday "
