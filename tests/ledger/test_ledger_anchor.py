@@ -120,6 +120,18 @@ def test_a_word_of_the_key_outranks_a_bare_where(store: MemoryStore) -> None:
     assert "Oslo" in store.search("Where does Carol live?", k=1)[0].memory.content
 
 
+def test_a_bare_where_asks_for_no_place_when_the_question_names_another_kind(
+    store: MemoryStore,
+) -> None:
+    """ "Where does Inès work?" asks for her employer: the ledger holds her city and no employer,
+    and the city must not answer ahead of what was said about her job."""
+    store.save("My girlfriend Inès lives in Lyon.")
+    store.save("Inès got taken on by the Croix-Rousse hospital as a night nurse.")
+    assert relation_match("city", query_words("Where does Inès work?")) == 0
+    assert relation_match("city", query_words("Where is Inès these days?")) > 0
+    assert "Croix-Rousse" in store.search("Where does Inès work?", k=1)[0].memory.content
+
+
 def test_a_host_question_follows_a_lowercase_dependency(store: MemoryStore) -> None:
     store.save("checkout sends every payment call to ledgerd.")
     store.save("ledgerd is deployed on rack-9.")

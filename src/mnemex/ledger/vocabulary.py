@@ -81,12 +81,23 @@ def _cues(relation: str) -> tuple[frozenset[str], frozenset[str]]:
     return frozenset(strong), frozenset(weak)
 
 
+@functools.cache
+def _strong_cues() -> frozenset[str]:
+    """Every kind's cue stems: the words that ask for some kind of value."""
+    return frozenset(
+        stem(w) for family in kinds.FAMILIES.values() for w in family.words | family.cues
+    )
+
+
 def relation_match(relation: str, words: set[str]) -> float:
     """Share of the relation's core words the query contains (or a cue of its head word)."""
     parts = _parts(relation)
     direct = sum(1 for part in parts if _present(part, words)) / len(parts)
     strong, weak = _cues(relation)
-    cue = CUE_MATCH if words & strong else WEAK_MATCH if words & weak else 0.0
+    # A weak cue asks only when the query names no other kind: "where does Ines work" asks for
+    # her employer even when the ledger holds her city and no employer.
+    weak_asks = bool(words & weak) and not words & _strong_cues()
+    cue = CUE_MATCH if words & strong else WEAK_MATCH if weak_asks else 0.0
     # Of two relations matching as much, the one whose head noun the query names is asked for:
     # "which language does Amara code in" is her main_programming_language, not her code_editor.
     head = HEAD_BONUS if _present(parts[-1], words) else 0.0
