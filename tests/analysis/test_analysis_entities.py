@@ -309,6 +309,15 @@ def test_the_category_model_votes_where_the_rules_are_weak(
     assert other.entity("Quince").category == "organization"
 
 
+def test_the_category_model_reads_where_a_name_stands(mem_store: MemoryStore) -> None:
+    """A lone name that opens a sentence and does something a person does is someone, whatever
+    place the small model took it for; a name after "the" is rarely anyone."""
+    mem_store.save("Marta is hosting dinner on Friday.")
+    assert mem_store.entity("Marta").category == "person"
+    mem_store.save("The Lidl near work has oat milk again.")
+    assert mem_store.entity("Lidl").category != "person"
+
+
 @pytest.mark.parametrize(
     ("text", "name", "nickname"),
     [

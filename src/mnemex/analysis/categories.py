@@ -3,15 +3,17 @@
 spaCy's small model labels most unknown capitalised names ORG or PERSON, so a project ("the
 Harbor kickoff"), a product or a café came out an organisation. This model reads what the name
 looks like (its MiniLM embedding), what the message says around it (the message's embedding),
-spaCy's label, where the mention came from, and what the words around it say
-(`canon.from_context`), and gives a category with its probability: a multinomial logistic model
-trained by `training/categories/train.py` on labelled sets from several writers. It votes only
-where the rules are weak (a gazetteer entry, a naming context or a company-name tail outweigh
-it), and only when sure.
+spaCy's label, where the mention came from, what the words around it say
+(`canon.from_context`) and where the name stands (after "the" or "on", opening the sentence),
+and gives a category with its probability: a multinomial logistic model trained by
+`training/categories/train.py` on labelled sets from several writers. It votes wherever the
+rules are weak (a gazetteer entry, a naming context or a company-name tail outweigh it): out of
+writer it is right there more often than NER's label at any confidence.
 """
 
 from __future__ import annotations
 
+import re
 import threading
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -40,11 +42,27 @@ class Mention:
     label: str
     source: str
     context: str | None  # canon.from_context's category, or None
+    before: str = ""  # the message up to the mention
+    after: str = ""  # the message from the end of the mention
 
 
-def shape(name: str, label: str, source: str, context: str | None) -> list[float]:
+# Where a name stands says what it is in any sentence: a determiner ("the Walgreens in
+# Evanston") or a preposition of place or medium ("on HealthRoster") rarely comes before a
+# person's name; spaCy's small model calls most unknown names that open a sentence people.
+_DETERMINER = re.compile(r"\b(?:the|a|an|this|that|these|those|every|each)\s+$", re.IGNORECASE)
+_PREPOSITION = re.compile(
+    r"\b(?:on|in|at|into|onto|from|via|through|near|inside|off|to)\s+$", re.IGNORECASE
+)
+_OPENING = re.compile(r"(?:^|[.!?:;\n]\s*)$")
+_POSSESSIVE = re.compile(r"^['’]s\b")
+_INNER_CAPITAL = re.compile(r"(?<!^Mc)(?<!^Mac)(?<!^O')[a-z][A-Z]")
+
+
+def shape(mention: Mention) -> list[float]:
     """The mention's features other than the two embeddings."""
+    name, label, source, context = mention.name, mention.label, mention.source, mention.context
     words = name.split()
+    before = mention.before[-40:]
     return [
         *(float(label == x) for x in LABELS),
         *(float(source == x) for x in SOURCES),
@@ -53,6 +71,11 @@ def shape(name: str, label: str, source: str, context: str | None) -> list[float
         float(len(words) > 1),
         float(any(ch.isdigit() for ch in name)),
         float(name.isupper() and len(name) > 1),
+        float(bool(_DETERMINER.search(before))),
+        float(bool(_PREPOSITION.search(before))),
+        float(bool(_OPENING.search(before))),
+        float(bool(_POSSESSIVE.match(mention.after))),
+        float(bool(_INNER_CAPITAL.search(name))),
     ]
 
 
@@ -116,7 +139,7 @@ def votes(
         trace.extend((m, names[i], message) for i, m in enumerate(mentions))
     if learned is None:
         return [None] * len(mentions)
-    rows = [shape(m.name, m.label, m.source, m.context) for m in mentions]
+    rows = [shape(m) for m in mentions]
     if learned.weights.shape[0] != names.shape[1] + len(message) + len(rows[0]):
         return [None] * len(mentions)  # another embedding model than the one it was trained on
     p = learned.probabilities(names, message, rows)

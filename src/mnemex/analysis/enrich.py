@@ -177,8 +177,9 @@ def enrich(
 
 
 def _category_mention(m: entities.Mention, text: str) -> category_model.Mention:
+    context = canon.from_context(text, m.start, m.end)
     return category_model.Mention(
-        text[m.start : m.end], m.label, m.source, canon.from_context(text, m.start, m.end)
+        text[m.start : m.end], m.label, m.source, context, text[: m.start], text[m.end :]
     )
 
 
@@ -202,7 +203,7 @@ def _entities(
         )
         weak = vote_ is None or vote_[1] < LEARNED_WEIGHT
         if weak and guess is not None and sure is not None and guess[1] >= sure.sure[guess[0]]:
-            vote_ = (guess[0], LEARNED_WEIGHT)  # the rules were weak and the model is sure
+            vote_ = (guess[0], LEARNED_WEIGHT)  # the rules were weak: the model votes
         name = m.text[: settings.max_entity_chars]
         relinked = normalize_name(draft.content[m.start : m.end]) != normalize_name(m.text)
         if vote_ is not None and vote_[1] == 1 and m.entity_id and relinked:
