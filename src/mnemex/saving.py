@@ -252,6 +252,22 @@ def _reads_as_change(draft: Draft) -> bool:
     )
 
 
+def value_categories(enrichment: dict[str, Any]) -> dict[str, str] | None:
+    """The categories the ledger reads as evidence of what kind a value is.
+
+    The category model reads a name's context ("moved to Globex": a place), which the ledger's
+    verb prior already weighs; counted twice it outvotes the subject's own keys (Bob's employer).
+    So where the model's vote won, the ledger sees what the rules said of the name, or nothing.
+    """
+    categories = enrichment.get("entity_categories")
+    without = enrichment.get("categories_without_model")
+    if categories is None or not without:
+        return categories
+    kept = {name: c for name, c in categories.items() if name not in without}
+    kept.update({name: c for name, c in without.items() if c is not None})
+    return kept
+
+
 def _only_mentions(engine: Engine, draft: Draft, vector: bytes | None) -> bool:
     """True when an unkeyed sentence only mentions values (the assertion model's veto): it is
     saved, but it writes no fact, so "Dana's brother wants a Tesla" never supersedes her car."""
@@ -283,7 +299,7 @@ def write_draft(
             enrichment=draft.enrichment,
         )
     observed = draft.observed_at or now
-    categories = draft.enrichment.get("entity_categories")  # what kind a value is
+    categories = value_categories(draft.enrichment)  # what kind a value is
     plan = (
         ledger.Plan()
         if _only_mentions(engine, draft, vector)

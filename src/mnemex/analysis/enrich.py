@@ -196,15 +196,17 @@ def _entities(
     filled["entities"] = names
     categories: dict[str, str] = {}
     weights: dict[str, int] = {}
+    ruled: dict[str, str | None] = {}
     sure = category_model.model()
     for m, guess in zip(named, learned, strict=True):
         vote_ = canon.categorise(
             m.label, m.source, draft.content, m.start, m.end, lexicon.kind_of(m.text)
         )
+        name = m.text[: settings.max_entity_chars]
         weak = vote_ is None or vote_[1] < LEARNED_WEIGHT
         if weak and guess is not None and sure is not None and guess[1] >= sure.sure[guess[0]]:
+            ruled.setdefault(name, vote_[0] if vote_ is not None else None)
             vote_ = (guess[0], LEARNED_WEIGHT)  # the rules were weak: the model votes
-        name = m.text[: settings.max_entity_chars]
         relinked = normalize_name(draft.content[m.start : m.end]) != normalize_name(m.text)
         if vote_ is not None and vote_[1] == 1 and m.entity_id and relinked:
             continue  # "Marcus" linked to Marcus Lee: the label of a first name says little
@@ -212,6 +214,8 @@ def _entities(
             categories[name], weights[name] = vote_
     filled["entity_categories"] = categories
     filled["category_weights"] = weights
+    if ruled:  # what the names' own words said where the model's reading of the context won
+        filled["categories_without_model"] = ruled
     told = {
         m.text: found for m in named if (found := described.said_of(draft.content, m.start, m.end))
     }
