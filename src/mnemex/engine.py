@@ -6,7 +6,9 @@ import contextlib
 import hashlib
 import threading
 from collections.abc import Callable, Sequence
+from concurrent.futures import Future
 from pathlib import Path
+from typing import Any
 
 from mnemex import limits
 from mnemex.analysis.analyze import Analyzer, EmbedFn
@@ -28,6 +30,33 @@ from mnemex.retrieval.ppr import MemoryGraph
 from mnemex.retrieval.vector import VectorIndex
 from mnemex.store.api_tokens import TokenRegistry
 from mnemex.store.base import Backend, Tx
+
+
+class Readings:
+    """The statement reader's readings (and aspect vectors) of a batch's texts, under way on
+    helper threads (Engine.readings_soon)."""
+
+    def __init__(self, texts: Sequence[str] = (), pending: Future[Any] | None = None) -> None:
+        self.texts = texts
+        self.pending = pending
+        self.aspects: Future[Any] | None = None
+
+    def wait(self) -> None:
+        """Until the readings are in the process's cache: a save's veto then runs no model
+        of its own (one sentence at a time, under the write lock)."""
+        if self.pending is not None:
+            self.pending.result()
+
+    def keep(self, write: Tx, changes: set[str]) -> None:
+        """Keep the readings in the store, in the write transaction; `changes`: the texts the
+        ledger read a change or a correction in."""
+        if self.pending is None:
+            return
+        self.wait()
+        assertion.ReadingStore.keep(write, self.texts, changes)
+        if self.aspects is not None:
+            self.aspects.result()
+            aspects.keep(write, self.texts)
 
 
 class Engine:
@@ -166,32 +195,22 @@ class Engine:
 
         return vectors
 
-    def readings_soon(self, tx: Tx, texts: Sequence[str]) -> Callable[[Tx, set[str]], None]:
+    def readings_soon(self, tx: Tx, texts: Sequence[str]) -> Readings:
         """The statement reader's readings and the aspect vectors of these texts (statements,
-        not documents), the models running on helper threads for what the store lacks: call
-        the result with the write transaction to keep them there, and the texts the ledger read
-        a change or a correction in (`tx` is only read before this returns)."""
+        not documents), the models running on helper threads for what the store lacks (`tx` is
+        only read before this returns)."""
         settings = self.settings
         wanted = [t for t in texts if len(t) <= WHOLE_ANCHOR]
         if not wanted or self.embedder is None:
-            return lambda _tx, _changes: None
+            return Readings()
         if not settings.ledger_resolve and settings.assertion_veto <= 0:
-            return lambda _tx, _changes: None
+            return Readings()
         assertion.ReadingStore.load(tx, wanted)
-        pending = soon(assertion.probabilities, wanted)
-        encoding = settings.ledger_resolve and settings.aspect_encoder
-        if encoding:  # the aspect vectors serve read-time resolution alone
-            aspects.load(tx, wanted)
-            encoded = soon(aspects.vectors, wanted)
-
-        def keep(write: Tx, changes: set[str]) -> None:
-            pending.result()
-            assertion.ReadingStore.keep(write, wanted, changes)
-            if encoding:
-                encoded.result()
-                aspects.keep(write, wanted)
-
-        return keep
+        readings = Readings(wanted, soon(assertion.probabilities, wanted))
+        if settings.ledger_resolve and settings.aspect_encoder:
+            aspects.load(tx, wanted)  # the aspect vectors serve read-time resolution alone
+            readings.aspects = soon(aspects.vectors, wanted)
+        return readings
 
     def scored(self, memory: Memory, now_us: int) -> Memory:
         """The memory with its temporal score as of `now_us` (scores are never stored)."""

@@ -181,10 +181,11 @@ def save_many(
             vectors_of = engine.vectors_soon(
                 tx, [d.content for d in drafts], [d.content_hash for d in drafts]
             )
-            keep_readings = engine.readings_soon(tx, [d.content for d in drafts])
+            readings = engine.readings_soon(tx, [d.content for d in drafts])
             read_statements(engine, tx, drafts)  # while the texts embed and are read
             vectors = vectors_of()
         enrich_drafts(engine, engine.store_reader(tenant), drafts, vectors)
+        readings.wait()
         now = engine.clock()
         with engine.backend.write(tenant) as tx, engine.phrases.reading(tx):
             results = [
@@ -192,7 +193,7 @@ def save_many(
                 for draft, vector in zip(drafts, vectors, strict=True)
             ]
             engine.phrases.keep(tx, phrases)
-            keep_readings(tx, {d.content for d in drafts if _reads_as_change(d)})
+            readings.keep(tx, {d.content for d in drafts if _reads_as_change(d)})
             if after is not None:
                 after(tx, results)
             return results
@@ -220,10 +221,11 @@ def read_statements(engine: Engine, tx: Tx, drafts: Sequence[Draft]) -> None:
     compare, in one batch before the write lock (see the module's note on what is left); what
     the store kept of earlier embeddings is read instead."""
     settings = engine.settings
-    parse = parsing.dependencies if settings.analysis_spacy and settings.ledger_parse else None
     for draft in drafts:
-        draft.statements = ledger.statements(draft.content, draft.key, settings, parse)
+        draft.statements = ledger.statements(draft.content, draft.key, settings)
     read = [draft.statements for draft in drafts if draft.statements is not None]
+    if settings.analysis_spacy and settings.ledger_parse:
+        ledger.read_cores(read, parsing.dependencies)
     with engine.phrases.reading(tx):
         ledger.warm(tx, read, engine.similarity())
 

@@ -9,7 +9,7 @@ from datetime import timedelta
 
 from typer.testing import CliRunner
 
-from bench import ledger, relations
+from bench import ledger, ledger_world, relations
 from bench.ledger_world import data
 from mnemex.interfaces.cli import app
 from mnemex.ledger.similarity import LexicalSimilarity
@@ -38,8 +38,13 @@ def test_questions_are_not_statements() -> None:
     assert not statements & {q.text for q in ledger.build(3, 90).questions}
 
 
-def test_a_small_run_scores_every_row(tmp_path) -> None:  # type: ignore[no-untyped-def]
+def test_a_small_run_scores_every_row(tmp_path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    small = {"FILLER_NOTES": 20, "HELDOUT_PEOPLE": 3, "HELDOUT_USER_KEYS": 3}
+    small |= {"HELDOUT_PERSON_KEYS": 2, "HELDOUT_STATIC": 2, "HELDOUT_CHAINS": 2}
+    for name, value in small.items():  # every row, on worlds a fraction of the published size
+        monkeypatch.setattr(ledger_world, name, value)
     rows = ledger.run([5], 12, tmp_path, embed_model="none")
+    assert len(rows) == 12 and all(row["seeds"] == 1 for row in rows)
     by_name = {row["row"]: row for row in rows}
     assert "vector only" not in by_name  # no model, no vector row
     assert by_name["keyed ledger"]["stale@1"] == 0.0

@@ -12,7 +12,7 @@ from mnemex.analysis.parsing import dependencies
 from mnemex.config import Settings
 from mnemex.ledger import cores, resolve
 from mnemex.ledger.extract import USER, extract
-from mnemex.ledger.save import PARSED_CLAUSES, statements
+from mnemex.ledger.save import PARSED_CLAUSES, read_cores, statements
 
 
 def _read(text: str) -> list[tuple[str, str | None, str]]:
@@ -148,6 +148,27 @@ def test_a_long_document_parses_only_its_first_unread_clauses() -> None:
     assert read is not None and calls == [PARSED_CLAUSES]
     assert read.unread[-(40 - PARSED_CLAUSES) :] == unread[PARSED_CLAUSES:]
     assert [(t.relation, t.value) for t in read.triples] == [("car", "Honda Fit")]
+
+
+def test_a_batch_is_parsed_in_one_pass_and_reads_as_one_text_at_a_time() -> None:
+    texts = [
+        "I live in Austin, in the Mueller neighbourhood.",
+        "Ravi works at Globex now, reporting to Priya Nair",
+        "I live in Austin, in the Mueller neighbourhood.",  # the same clause is parsed once
+        "I might get a dog called Rex",
+        "Lovely weather today.",
+    ]
+    calls: list[list[str]] = []
+
+    def parse(clauses: list[str]) -> list[list[cores.Word]]:
+        calls.append(clauses)
+        return dependencies(clauses)
+
+    batch = [statements(text, None, Settings()) for text in texts]
+    read_cores([b for b in batch if b is not None], parse)
+    assert len(calls) == 1 and len(calls[0]) == len(set(calls[0]))
+    alone = [statements(text, None, Settings(), dependencies) for text in texts]
+    assert batch == alone
 
 
 @pytest.mark.parametrize(

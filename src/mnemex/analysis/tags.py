@@ -134,7 +134,6 @@ class PhraseCache:
     def __init__(self, size: int = 8_192) -> None:
         self.size = size
         self._vectors: OrderedDict[str, Vectors] = OrderedDict()
-        self._matrices: dict[tuple[str, ...], Vectors] = {}
         self._lock = threading.Lock()
 
     def embed(self, embed: EmbedFn, phrases: Sequence[str]) -> Vectors:
@@ -151,16 +150,22 @@ class PhraseCache:
                 self._vectors.popitem(last=False)
             return rows
 
-    def matrix(self, embed: EmbedFn, phrases: tuple[str, ...]) -> Vectors:
-        """The vectors of a fixed list of phrases (the model's topic labels), stacked once and
-        kept apart from the recently-used phrases."""
-        with self._lock:
-            found = self._matrices.get(phrases)
+    @staticmethod
+    def matrix(embed: EmbedFn, phrases: tuple[str, ...]) -> Vectors:
+        """The vectors of a fixed list of phrases (the model's topic labels), stacked once per
+        process and model (the embedder is process-wide: a store opened later reuses them; they
+        cost about 0.9 s to embed) and kept apart from the recently-used phrases."""
+        with _MATRIX_LOCK:
+            found = _MATRICES.get((embed, phrases))
         if found is None:
             found = embed([p.replace("-", " ") for p in phrases])
-            with self._lock:
-                self._matrices[phrases] = found
+            with _MATRIX_LOCK:
+                _MATRICES[(embed, phrases)] = found
         return found
+
+
+_MATRICES: dict[tuple[EmbedFn, tuple[str, ...]], Vectors] = {}  # by model and phrase list
+_MATRIX_LOCK = threading.Lock()
 
 
 class TagVocabulary:
