@@ -257,9 +257,11 @@ def _reads_as_change(draft: Draft) -> bool:
 def value_categories(enrichment: dict[str, Any]) -> dict[str, str] | None:
     """The categories the ledger reads as evidence of what kind a value is.
 
-    The category model reads a name's context ("moved to Globex": a place), which the ledger's
-    verb prior already weighs; counted twice it outvotes the subject's own keys (Bob's employer).
-    So where the model's vote won, the ledger sees what the rules said of the name, or nothing.
+    An unsure vote of the category model rests on the name's context ("moved to Globex": a
+    place, at 0.27), which the ledger's verb prior already weighs; counted twice it outvotes the
+    subject's own keys (Bob's employer). Where such a vote won (enrich.VALUE_KIND_SURE), the
+    ledger sees what the rules said of the name, or nothing; a sure vote stands ("moved to
+    Lyon": a place at 0.70, where spaCy said ORG).
     """
     categories = enrichment.get("entity_categories")
     without = enrichment.get("categories_without_model")

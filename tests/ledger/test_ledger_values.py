@@ -44,6 +44,19 @@ def test_a_move_to_a_company_is_about_the_employer_not_the_city(store: MemorySto
     assert store.facts("Bob", "employer")[0].object == "Globex"
 
 
+def test_a_move_to_a_city_the_category_model_knows_is_about_the_city(
+    mem_store: MemoryStore,
+) -> None:
+    """spaCy labels Lyon ORG; the category model, sure of a place, outvotes it for the ledger
+    too, while its unsure reading of "moved to Globex" above is left out."""
+    mem_store.save("I left Zalando for Atlassian.", observed_at=day(0))
+    moved = mem_store.save("I moved to Lyon.", observed_at=day(30))
+    [fact] = moved.enrichment["facts"]
+    assert (fact["relation"], fact["value"]) == ("city", "Lyon")
+    assert [f.object for f in mem_store.facts(USER, "employer")] == ["Atlassian"]
+    assert mem_store.search("Where do I work?")[0].memory.content.startswith("I left Zalando")
+
+
 def test_a_guess_below_the_auto_threshold_waits_for_a_person(settings: Settings) -> None:
     asking = settings.replace(value_auto_threshold=0.99, value_review_threshold=0.1)
     with mnemex.open(":memory:", settings=asking) as store:

@@ -35,6 +35,11 @@ NEAREST = 5
 SUMMARY_CHARS = portrait.SUMMARY_CHARS
 CATEGORY_BY_LABEL = canon.BY_LABEL
 LEARNED_WEIGHT = 2  # the category model's vote: below a naming context's, above NER's label
+# The least probability of the model's category for the ledger to read it as what kind a value
+# is ("moved to Lyon": a place, 0.70): more likely than every other category together. Below
+# it the vote rests on the context ("moved to Globex": a place, 0.27), which the ledger's verb
+# prior already weighs, and a wrong kind would key a wrong fact (saving.value_categories).
+VALUE_KIND_SURE = 0.5
 FIRST_NAME_CANDIDATES = 3  # "Priya" links to "Priya Nair" only when she is the one Priya
 SURNAME_CANDIDATES = 20  # names read for a titled surname ("Dr. Osei"); more: too common to say
 
@@ -205,7 +210,8 @@ def _entities(
         name = m.text[: settings.max_entity_chars]
         weak = vote_ is None or vote_[1] < LEARNED_WEIGHT
         if weak and guess is not None and sure is not None and guess[1] >= sure.sure[guess[0]]:
-            ruled.setdefault(name, vote_[0] if vote_ is not None else None)
+            if guess[1] < VALUE_KIND_SURE:  # the ledger's key guess keeps to the rules' vote
+                ruled.setdefault(name, vote_[0] if vote_ is not None else None)
             vote_ = (guess[0], LEARNED_WEIGHT)  # the rules were weak: the model votes
         relinked = normalize_name(draft.content[m.start : m.end]) != normalize_name(m.text)
         if vote_ is not None and vote_[1] == 1 and m.entity_id and relinked:
@@ -214,7 +220,7 @@ def _entities(
             categories[name], weights[name] = vote_
     filled["entity_categories"] = categories
     filled["category_weights"] = weights
-    if ruled:  # what the names' own words said where the model's reading of the context won
+    if ruled:  # what the rules said where the model's unsure vote won
         filled["categories_without_model"] = ruled
     told = {
         m.text: found for m in named if (found := described.said_of(draft.content, m.start, m.end))
