@@ -188,6 +188,37 @@ def _category_mention(m: entities.Mention, text: str) -> category_model.Mention:
     )
 
 
+def _categories(
+    text: str,
+    named: Sequence[entities.Mention],
+    settings: Settings,
+    learned: Sequence[tuple[str, float] | None],
+) -> tuple[dict[str, str], dict[str, int], dict[str, str | None]]:
+    """Each name's category and the weight of its vote, and what the rules said of the names
+    whose category came from an unsure vote of the model (the ledger reads those instead)."""
+    categories: dict[str, str] = {}
+    weights: dict[str, int] = {}
+    ruled: dict[str, str | None] = {}
+    sure = category_model.model()
+    for m, guess in zip(named, learned, strict=True):
+        vote_ = canon.categorise(m.label, m.source, text, m.start, m.end, lexicon.kind_of(m.text))
+        name = m.text[: settings.max_entity_chars]
+        rules = vote_[0] if vote_ is not None else None
+        unsure = False  # the model's vote won, below VALUE_KIND_SURE
+        weak = vote_ is None or vote_[1] < LEARNED_WEIGHT
+        if weak and guess is not None and sure is not None and guess[1] >= sure.sure[guess[0]]:
+            unsure = guess[1] < VALUE_KIND_SURE
+            vote_ = (guess[0], LEARNED_WEIGHT)  # the rules were weak: the model votes
+        relinked = normalize_name(text[m.start : m.end]) != normalize_name(m.text)
+        if vote_ is not None and vote_[1] == 1 and m.entity_id and relinked:
+            continue  # "Marcus" linked to Marcus Lee: the label of a first name says little
+        if vote_ is not None and name not in categories:
+            categories[name], weights[name] = vote_
+            if unsure:  # the ledger's key guess keeps to the rules' vote
+                ruled[name] = rules
+    return categories, weights, ruled
+
+
 def _entities(
     draft: Enrichable,
     named: Sequence[entities.Mention],
@@ -199,25 +230,7 @@ def _entities(
     names = [m.text[: settings.max_entity_chars] for m in named][: settings.max_entities]
     draft.entities = names
     filled["entities"] = names
-    categories: dict[str, str] = {}
-    weights: dict[str, int] = {}
-    ruled: dict[str, str | None] = {}
-    sure = category_model.model()
-    for m, guess in zip(named, learned, strict=True):
-        vote_ = canon.categorise(
-            m.label, m.source, draft.content, m.start, m.end, lexicon.kind_of(m.text)
-        )
-        name = m.text[: settings.max_entity_chars]
-        weak = vote_ is None or vote_[1] < LEARNED_WEIGHT
-        if weak and guess is not None and sure is not None and guess[1] >= sure.sure[guess[0]]:
-            if guess[1] < VALUE_KIND_SURE:  # the ledger's key guess keeps to the rules' vote
-                ruled.setdefault(name, vote_[0] if vote_ is not None else None)
-            vote_ = (guess[0], LEARNED_WEIGHT)  # the rules were weak: the model votes
-        relinked = normalize_name(draft.content[m.start : m.end]) != normalize_name(m.text)
-        if vote_ is not None and vote_[1] == 1 and m.entity_id and relinked:
-            continue  # "Marcus" linked to Marcus Lee: the label of a first name says little
-        if vote_ is not None and name not in categories:
-            categories[name], weights[name] = vote_
+    categories, weights, ruled = _categories(draft.content, named, settings, learned)
     filled["entity_categories"] = categories
     filled["category_weights"] = weights
     if ruled:  # what the rules said where the model's unsure vote won
