@@ -382,3 +382,27 @@ def test_a_memory_that_names_a_relative_keeps_its_place_in_search(store: MemoryS
     assert [f.object for f in store.facts("user", "mother")] == ["Linda"]
     hits = store.search("Which days does Grandma have the kids?", k=2)
     assert any("Tuesdays" in h.memory.content for h in hits)
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("We moved to Leeds in May.", (USER, None, "Leeds")),
+        ("My wife and I moved to Leeds.", (USER, None, "Leeds")),
+        ("Our family relocated to Porto.", (USER, "city", "Porto")),
+        ("Our database is MySQL 8.", (USER, "database", "MySQL 8")),
+        ("We're on Fedora now.", (USER, None, "Fedora")),
+    ],
+)
+def test_the_writers_household_speaks_for_the_writer(
+    text: str, expected: tuple[str, str | None, str]
+) -> None:
+    [triple] = extract_facts(text)
+    assert (triple.subject, triple.relation, triple.value) == expected
+
+
+def test_a_named_partner_stays_and_what_befalls_a_thing_is_no_value() -> None:
+    [engaged] = extract_facts("Talia and I got engaged!")
+    assert (engaged.subject, engaged.relation, engaged.value) == (USER, "fiance", "Talia")
+    assert extract_facts("Our badge photos are being retaken Monday.") == []
+    assert extract_facts("My street is getting repaved this week.") == []

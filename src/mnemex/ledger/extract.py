@@ -43,6 +43,7 @@ from mnemex.ledger.patterns import (
     NOT_PREV,
     ONE_OF_A_KIND,
     OPENING_VERB,
+    OUR,
     OWNED,
     OWNER,
     OWNERLESS,
@@ -63,9 +64,11 @@ from mnemex.ledger.patterns import (
     SPLICE,
     SUBJECT_HEAD,
     TAIL,
+    UNDERGOING,
     UNSURE,
     VALUE_STOP,
     VERB_OF_KEY,
+    WE,
     WHEN,
 )
 from mnemex.ledger.relations import normalize_relation
@@ -111,7 +114,7 @@ def extract(text: str) -> Extraction:
     found = Extraction()
     speaker: str | None = None  # who "he", "she", "their" point at: the last named subject
     for raw in SENTENCES.split(text):
-        sentence = I_AM.sub("I am", raw.strip().strip(".!?;").strip())
+        sentence = I_AM.sub("I am", _as_writer(raw.strip().strip(".!?;").strip()))
         sentence = HAVE_GOT.sub(r"\1", I_HAVE.sub("I have", sentence))
         sentence = _with_owner(HEADING.sub("", sentence))
         reported = REPORTED.match(sentence) or ABOUT.match(sentence)
@@ -134,6 +137,19 @@ def extract(text: str) -> Extraction:
         if t.relation is None or not kinds.people_key(t.relation) or kinds.person_named(t.value)
     ]
     return found
+
+
+# What "we" and "are" become when the writer speaks for the household.
+_AS_I = {"'re": " am", "are": " am", "were": " was", "'ve": "'ve", "'ll": "'ll", "'d": "'d"}
+
+
+def _as_writer(sentence: str) -> str:
+    """ "We moved to Leeds" as "I moved to Leeds", "Our rent is ..." as "My rent is ..."."""
+    lead = WE.match(sentence)
+    if lead is not None:
+        verb = lead.group("verb").replace("’", "'").strip()
+        sentence = "I" + _AS_I.get(verb, "") + sentence[lead.end() :]
+    return OUR.sub("My ", sentence, count=1)
 
 
 def _with_owner(sentence: str) -> str:
@@ -223,7 +239,7 @@ def _carried(first: str, part: str) -> str:
 def _add_clause(found: Extraction, sentence: str, statement: str) -> str | None:
     """Add the triple and the entity names of one clause; returns its named subject."""
     found.clauses += 1
-    sentence = _with_owner(sentence)  # "..., Mum is Grace": the writer's mother
+    sentence = _with_owner(_as_writer(sentence))  # "..., Mum is Grace": the writer's mother
     if (note := KEYED_NOTE.match(sentence)) is not None:  # "Manager: Priya Shah"
         sentence = f"My {note.group('key').lower()} is {sentence[note.end() :]}"
     naming = NAMING.match(_strip_tail(sentence))
@@ -493,7 +509,7 @@ def clean_value(text: str | None) -> str | None:
         value = " ".join(words[:-1])
     elif len(words) > 1 and words[-1].casefold() in MACHINE_HEADS and CODE_NAME.search(words[-2]):
         value = " ".join(words[:-1])  # "runs on the juniper-vm-8 box": the box is juniper-vm-8
-    if PERFECT.match(value):
+    if PERFECT.match(value) or UNDERGOING.match(value):
         return None
     value = re.sub(r"^(?:the|a|an)\s+", "", value, flags=re.IGNORECASE)
     value = _strip_tail(value).strip(" \"'`“”‘’")

@@ -373,6 +373,16 @@ FRAMES = re.compile(
 I_AM = re.compile(r"\bI['’]m\b")  # "I'm using Helix": the patterns read "I am"
 
 I_HAVE = re.compile(r"\bI['’]ve\b")
+
+# "We moved to Leeds", "My wife and I rent in Headingley": the writer's household speaks for
+# the writer (read-time resolution counts "we" and "our" as the writer's too); "verb" is what
+# follows, to agree with "I". A named partner stays ("Talia and I got engaged": a fiance).
+WE = re.compile(
+    r"^(?i:we|(?:my|our)\s+(?:whole\s+)?(?:family|household)"
+    r"|(?:my|our)\s+[a-z]+(?:\s+[a-z]+)?\s+and\s+I)"
+    r"(?P<verb>['’](?:re|ve|ll|d)\b|\s+(?:are|were)\b|(?=\s))"
+)
+OUR = re.compile(r"^(?i:our)\s+(?=[a-z])")  # "Our rent is ...": the writer's
 HAVE_GOT = re.compile(r"\b(have|has)\s+got\b(?!\s+to\b)")  # "I've got Drone CI": I have Drone CI
 
 # A heading before the statement ("Heads up: Malik joined ..."): never its subject.
@@ -433,6 +443,10 @@ CLAUSE = re.compile(
 # "has joined Kariuki & Mwangi Advocates": a past participle and the name it takes, with no
 # article between them ("a refurbished Tesla" is a value).
 PERFECT = re.compile(rf"^[a-z]{{3,}}ed\s+(?-i:[{UPPER}])")
+
+# "Our badge photos are being retaken Monday", "the street is getting repaved": what happens to
+# the thing, not a value of it.
+UNDERGOING = re.compile(r"^(?:being|getting)\s+[a-z]", re.IGNORECASE)
 
 # Words after which a relation phrase says where or when, not what ("manager there", "manager at
 # Corvid", "manager from Monday" are the key "manager").
