@@ -392,6 +392,8 @@ def test_a_memory_that_names_a_relative_keeps_its_place_in_search(store: MemoryS
         ("Our family relocated to Porto.", (USER, "city", "Porto")),
         ("Our database is MySQL 8.", (USER, "database", "MySQL 8")),
         ("We're on Fedora now.", (USER, None, "Fedora")),
+        ("Hannah left for college, so our new sitter is Brianna.", (USER, "sitter", "Brianna")),
+        ("We switched broadband to BT for the new house.", (USER, "broadband", "BT")),
     ],
 )
 def test_the_writers_household_speaks_for_the_writer(

@@ -407,6 +407,12 @@ def _triple(
         as_rel = None
         if not value:
             return None
+    if as_rel and relation is not None and as_rel.group(0).lstrip().lower().startswith("for"):
+        # "switched broadband to BT for the new house": the key is named, "for" gives a purpose
+        value = clean_value(value[: as_rel.start()]) or ""
+        as_rel = None
+        if not value:
+            return None
     if as_rel and relation is None:  # "uses Kafka for messaging", "switched to Helix as her editor"
         relation = _relation(as_rel.group("rel"))
         value = clean_value(value[: as_rel.start()]) or ""

@@ -459,7 +459,7 @@ RELATION_TIME = re.compile(
     re.IGNORECASE,
 )
 
-SO = re.compile(rf",\s+so\s+(?=(?:his|her|their|my|I|he|she|they|it|[{UPPER}])\b)")
+SO = re.compile(rf",\s+so\s+(?=(?:his|her|their|my|our|I|he|she|they|we|it|[{UPPER}])\b)")
 # A comma splice: a second clause with a subject and a verb of its own ("Switched to Neovim,
 # VS Code was getting slow"); without the split the first clause's value runs into it.
 SPLICE = re.compile(
