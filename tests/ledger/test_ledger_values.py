@@ -57,15 +57,18 @@ def test_a_move_to_a_city_the_category_model_knows_is_about_the_city(
     assert mem_store.search("Where do I work?")[0].memory.content.startswith("I left Zalando")
 
 
-def test_a_first_move_to_a_place_is_the_new_home(mem_store: MemoryStore) -> None:
-    """Nothing on record: "moved to" and a place's name agree, so the city is recorded, not
-    parked for a person; the household's "we" is the writer's."""
+def test_the_households_move_is_the_writers(mem_store: MemoryStore) -> None:
+    """ "We moved to Leeds" is the writer's move. With nothing on record a place's name is a
+    city or a neighbourhood ("found my own place in Bamburi"), so the guess waits for a person."""
     moved = mem_store.save("We moved to Leeds in May.", observed_at=day(0))
     [fact] = moved.enrichment["facts"]
-    assert (fact["relation"], fact["value"], fact["action"]) == ("city", "Leeds", "created")
-    assert mem_store.reviews() == []
-    mem_store.save("I moved to Lyon.", observed_at=day(30))
-    assert [f.object for f in mem_store.facts(USER, "city")] == ["Lyon"]
+    assert (fact["subject"], fact["relation"], fact["value"]) == (USER, "city", "Leeds")
+    [review] = mem_store.reviews()
+    assert (review.kind, review.payload["proposed"], review.payload["value"]) == (
+        "supersede",
+        "city",
+        "Leeds",
+    )
 
 
 def test_a_guess_below_the_auto_threshold_waits_for_a_person(settings: Settings) -> None:

@@ -149,16 +149,13 @@ def _verb_evidence(
             board.add(relation, "own key", OWN)
         if allowed is not None and any(kind in allowed for kind in families):
             board.add(relation, f"verb: {said.verb}", VERB)
-    if said.verb != "move":
-        return
-    # "moved to X" with nothing known of X: a place or an employer, whichever the subject has
-    # (own keys above), else each kind's default key, equally. X named as a place ("I moved to
-    # Lyon": spaCy's GPE) is a new home: the verb's prior and the label agree. An organisation's
-    # label is no such second voice: "moved to" also names a tool, and spaCy calls tools ORG.
-    for kind in sorted(_MOVE_KINDS if not found else {"place"} & {k.kind for k in found}):
-        default = kinds.FAMILIES[kind].default
-        if default and not any(kinds.fits(kind, r) for r in current):
-            board.add(default, f"verb: {said.verb}", VERB)
+    if said.verb == "move" and not found:
+        # "moved to X" with nothing known of X: a place or an employer, whichever the subject
+        # has (own keys above), else each kind's default key, equally.
+        for kind in sorted(_MOVE_KINDS):
+            default = kinds.FAMILIES[kind].default
+            if default and not any(kinds.fits(kind, r) for r in current):
+                board.add(default, f"verb: {said.verb}", VERB)
 
 
 def _similarity_evidence(
