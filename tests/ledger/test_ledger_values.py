@@ -71,6 +71,22 @@ def test_the_households_move_is_the_writers(mem_store: MemoryStore) -> None:
     )
 
 
+def test_my_relatives_key_is_asked_of_the_relative_not_of_me(mem_store: MemoryStore) -> None:
+    """ "When's my sister's birthday?" asks of the sister: the user's own nearest key (an
+    anniversary) does not answer it; "my partner's name" still finds the user's partner key."""
+    mem_store.save("our wedding anniversary is 22 August", observed_at=day(0))
+    mem_store.save("Kirsty's birthday is 4 December, she likes Jo Malone.", observed_at=day(1))
+    mem_store.save("My partner is Jonah.", observed_at=day(2))
+    assert [f.relation for f in mem_store.facts(USER, "wedding_anniversary")] == [
+        "wedding_anniversary"
+    ]
+    top = mem_store.search("When's my sister's birthday?", k=1)[0]
+    assert top.memory.content.startswith("Kirsty's birthday")
+    assert mem_store.search("What's my partner's name?", k=1)[0].memory.content == (
+        "My partner is Jonah."
+    )
+
+
 def test_a_guess_below_the_auto_threshold_waits_for_a_person(settings: Settings) -> None:
     asking = settings.replace(value_auto_threshold=0.99, value_review_threshold=0.1)
     with mnemex.open(":memory:", settings=asking) as store:

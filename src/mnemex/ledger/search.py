@@ -59,6 +59,9 @@ STATEMENT_MARGIN = 0.05  # ...and by how much it must lead the subject's other k
 SHORT_QUERY = 3  # content words: a query this short naming no subject asks for its key's values
 MAX_KEYED = 20  # values of a key named by a short query, most recent first
 STORE_RELATIONS = 500  # relations of the store a short query is matched against
+# "When's my sister's birthday?": the user's sister's, so only the user's keys "sister" names
+# answer for the user (and lead to her), never the user's own nearest key ("anniversary").
+_MY_CHAIN = re.compile(r"\bmy\s+(?P<owner>[\w-]+)['’]s\b", re.IGNORECASE)
 
 
 def _name_tokens(text: str) -> list[str]:
@@ -403,8 +406,15 @@ def _asked(tx: Tx, text: str, as_of: datetime | None, *, before: bool = False) -
             if facts:
                 asked.append((facts, *_best(facts, words), (0.0, [])))
         return asked
+    chain = _MY_CHAIN.search(text)
+    user = tx.find_entity(USER) if chain is not None else None
     for subject_id in subjects:
         facts = _current(tx, subject_id, as_of)
+        if chain is not None and user is not None and subject_id == user.id:
+            owner = query_words(chain.group("owner"))
+            facts = [f for f in facts if relation_match(f.relation, owner) >= MIN_MATCH]
+            if not facts:
+                continue
         score, best = _best(facts, words)
         hop: tuple[float, list[Fact]] = (0.0, [])
         if not best:
