@@ -150,13 +150,13 @@ def test_every_component_can_be_switched_off(tmp_path: Path, clock: FakeClock) -
         )
         assert (result.relations, result.strength, result.save_request) == ([], 1.0, False)
     with _store(tmp_path, clock, analysis_enrich=False) as store:
-        saved = store.save("We decided to use TypeScript")
+        saved = store.save("The team decided to use TypeScript")
         assert saved.enrichment == {} and saved.memory.strength == 1.0 and saved.memory.tags == []
 
 
 def test_large_batches_are_not_enriched(tmp_path: Path, clock: FakeClock) -> None:
     with _store(tmp_path, clock, analysis_batch_limit=2, embed_model="none") as store:
-        results = store.save_many([{"content": f"We picked tool {i}"} for i in range(3)])
+        results = store.save_many([{"content": f"The team picked tool {i}"} for i in range(3)])
         assert all(r.enrichment == {} for r in results)
 
 
