@@ -389,6 +389,7 @@ def test_a_memory_that_names_a_relative_keeps_its_place_in_search(store: MemoryS
     [
         ("We moved to Leeds in May.", (USER, None, "Leeds")),
         ("My wife and I moved to Leeds.", (USER, None, "Leeds")),
+        ("My family and I moved to Leeds.", (USER, None, "Leeds")),
         ("Our family relocated to Porto.", (USER, "city", "Porto")),
         ("Our database is MySQL 8.", (USER, "database", "MySQL 8")),
         ("We're on Fedora now.", (USER, None, "Fedora")),

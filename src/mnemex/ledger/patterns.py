@@ -378,8 +378,8 @@ I_HAVE = re.compile(r"\bI['’]ve\b")
 # the writer (read-time resolution counts "we" and "our" as the writer's too); "verb" is what
 # follows, to agree with "I". A named partner stays ("Talia and I got engaged": a fiance).
 WE = re.compile(
-    r"^(?i:we|(?:my|our)\s+(?:whole\s+)?(?:family|household)"
-    r"|(?:my|our)\s+[a-z]+(?:\s+[a-z]+)?\s+and\s+I)"
+    r"^(?i:(?:my|our)\s+[a-z]+(?:\s+[a-z]+)?\s+and\s+I|we"
+    r"|(?:my|our)\s+(?:whole\s+)?(?:family|household)(?!\s+(?:is|are|was|were)\b))"
     r"(?P<verb>['’](?:re|ve|ll|d)\b|\s+(?:are|were)\b|(?=\s))"
 )
 OUR = re.compile(r"^(?i:our)\s+(?=[a-z])")  # "Our rent is ...": the writer's
