@@ -401,14 +401,10 @@ def _triple(
         as_rel = None
         if not value:
             return None
-    if as_rel and relocated and as_rel.group(0).lstrip().lower().startswith("for"):
-        # "moved to Denver for her residency": a move's "for" gives its purpose, not its key
-        value = clean_value(value[: as_rel.start()]) or ""
-        as_rel = None
-        if not value:
-            return None
-    if as_rel and relation is not None and as_rel.group(0).lstrip().lower().startswith("for"):
-        # "switched broadband to BT for the new house": the key is named, "for" gives a purpose
+    purpose = relocated or relation is not None
+    if as_rel and purpose and as_rel.group(0).lstrip().lower().startswith("for"):
+        # "moved to Denver for her residency", "switched broadband to BT for the new house": a
+        # move's "for", or one after a named key, gives a purpose, not the key
         value = clean_value(value[: as_rel.start()]) or ""
         as_rel = None
         if not value:
