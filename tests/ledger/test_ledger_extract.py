@@ -409,3 +409,26 @@ def test_a_named_partner_stays_and_what_befalls_a_thing_is_no_value() -> None:
     assert (engaged.subject, engaged.relation, engaged.value) == (USER, "fiance", "Talia")
     assert extract_facts("Our badge photos are being retaken Monday.") == []
     assert extract_facts("My street is getting repaved this week.") == []
+
+
+@pytest.mark.parametrize(
+    ("text", "relation", "value"),
+    [
+        ("New line manager is Ama Boateng, she starts on the 3rd.", "line_manager", "Ama Boateng"),
+        ("Team lead is Ravi Shah.", "team_lead", "Ravi Shah"),
+        ("New manager is Marcus.", "manager", "Marcus"),
+    ],
+)
+def test_an_ownerless_note_may_say_what_kind_of_manager(
+    text: str, relation: str, value: str
+) -> None:
+    [triple] = extract_facts(text)
+    assert (triple.subject, triple.relation, triple.value) == (USER, relation, value)
+
+
+def test_an_owner_is_no_kind_and_a_hedged_likeness_is_no_value() -> None:
+    assert extract_facts("Her manager is Bob Ng.") == []
+    assert extract_facts("Saturday parkrun is pretty much my church.") == []
+    assert extract_facts("Nadia is practically my sister at this point.") == []
+    [literal] = extract_facts("Buddhism is my religion.")
+    assert (literal.subject, literal.relation, literal.value) == (USER, "religion", "Buddhism")

@@ -24,6 +24,7 @@ from mnemex.ledger.patterns import (
     CLAUSE,
     DIARY,
     FRAMES,
+    HEDGED,
     FRAMING,
     GROUP,
     HAVE_GOT,
@@ -301,6 +302,8 @@ def _clause_triple(sentence: str, statement: str) -> Triple | None:
         lead = LEAD.match(sentence)
     correction = correction or re.search(r"\bactually\b", sentence, re.IGNORECASE) is not None
     sentence = APPOSITIVE.sub("", sentence, count=1)
+    if HEDGED.search(sentence):
+        return None
     bare = sentence
     sentence = FRAMES.sub("", ADVERBS.sub("", sentence))
     previous = None

@@ -363,6 +363,15 @@ ADVERBS = re.compile(
     re.IGNORECASE,
 )
 
+# "Ski touring is basically my religion", "the gym is like my second home": a hedged likeness,
+# not the value of a key.
+HEDGED = re.compile(
+    r"\b(?:is|are|was|were)\s+(?:basically|practically|pretty\s+much|kind\s+of|kinda|sort\s+of"
+    r"|literally|virtually|more\s+or\s+less|like|almost|essentially)\s+(?:my|our|his|her|their"
+    r"|your)\s",
+    re.IGNORECASE,
+)
+
 FRAMES = re.compile(
     r"\s+(?:has\s+|have\s+)?(?:decided|chose|chosen|opted|started|began|wants|wanted|plans"
     r"|planned|is\s+going|are\s+going|am\s+going|intends|agreed|went\s+ahead)\s+to(?=\s)"
@@ -529,9 +538,12 @@ NAMING = re.compile(
     re.IGNORECASE,
 )
 
-# "Best friend is Achieng Odhiambo", "Manager is Grace Liu": a note that leaves out its "my".
+# "Best friend is Achieng Odhiambo", "Manager is Grace Liu", "New ward manager is Marcus
+# Fenwick": a note that leaves out its "my" (one word may say what kind: never an owner's).
 OWNERLESS = re.compile(
     rf"^(?=(?:(?:best|closest|oldest|old|new|childhood|current|older|younger|little|big)\s+)?"
+    r"(?:(?!(?:his|her|their|its|the|a|an|this|that|these|those|your|my|our|whose|which|what"
+    r"|who|every|each|any|no|some)\s)[a-z]+\s+)?"
     rf"(?:{_PEOPLE_NOUNS})\s+(?:is|are)\s+(?-i:[{UPPER}]))",
     re.IGNORECASE,
 )
