@@ -51,6 +51,9 @@ def _read(text: str) -> list[tuple[str, str | None, str]]:
             "I am allergic to penicillin, please remember that if I ever ask about meds",
             [(USER, "allergy", "penicillin")],
         ),
+        # The small parser reads an unknown drug after "allergic to" as an infinitive.
+        ("Dana is allergic to cefalexin", [("Dana", "allergy", "cefalexin")]),
+        ("I am allergic to ibuprofen", [(USER, "allergy", "ibuprofen")]),
         ("Remember that I am vegan", [(USER, "diet", "vegan")]),
         ("We adopted a tabby cat named Simit", [(USER, "pet", "Simit")]),
         ("I guess I'm pescatarian now", [(USER, "diet", "pescatarian")]),  # the user's hedge
@@ -82,6 +85,7 @@ def test_cores_state_what_the_clause_states(
         "Bob thinks I am vegan",  # reported, not the user's own
         "We adopted a second pet, a tabby cat named Simit",  # one more pet beside the first
         "I'm also allergic to penicillin",
+        "I am eager to learn",  # an infinitive after an adjective that takes none as a value
         "I don't drive a Volvo",  # the patterns' negations read this
         "We have a cat",  # a pet is known by its name
         "I am a big fan of Arsenal",

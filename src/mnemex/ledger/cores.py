@@ -254,8 +254,8 @@ def _complement(
         adjective = word.text.casefold()
         text = f"{head} {word.text}"
         out.append(Core(owner, text, word.text, (lemma, ""), adjective, None, state=True))
-        for p, o in _preps(words, children, c):  # "allergic to penicillin"
-            predicate = (adjective, words[p].text.casefold())
+        for p, o in [*_preps(words, children, c), *_misread(words, children, c, adjective)]:
+            predicate = (adjective, words[p].text.casefold())  # "allergic to penicillin"
             lead = f"{head} {word.text} {words[p].text}"
             out.append(_core(words, children, owner, lead, predicate, o))
     return out
@@ -268,6 +268,22 @@ def _preps(words: Sequence[Word], children: list[list[int]], index: int) -> list
         for p in children[index]
         if words[p].dep == "prep" and words[p].text.casefold() not in _NOT_HELD
         for o in _objects(words, children, p)
+    ]
+
+
+def _misread(
+    words: Sequence[Word], children: list[list[int]], index: int, adjective: str
+) -> list[tuple[int, int]]:
+    """("to", its object) where the parser read an unknown noun after an adjective that takes
+    "to" as an infinitive ("allergic to ibuprofen": "to" an aux, "ibuprofen" a verb)."""
+    if (adjective, "to") not in PREDICATES:
+        return []
+    return [
+        (a, x)
+        for x in children[index]
+        if words[x].dep == "xcomp" and not children[x][1:]
+        for a in children[x]
+        if words[a].dep == "aux" and words[a].text.casefold() == "to" and a == x - 1
     ]
 
 
