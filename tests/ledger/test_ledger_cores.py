@@ -55,6 +55,15 @@ def _read(text: str) -> list[tuple[str, str | None, str]]:
         ("Dana is allergic to cefalexin", [("Dana", "allergy", "cefalexin")]),
         ("I am allergic to ibuprofen", [(USER, "allergy", "ibuprofen")]),
         ("Remember that I am vegan", [(USER, "diet", "vegan")]),
+        # The writer's name, then what they are: the appositive is the writer's role.
+        (
+            "I am Inés Vidal, a sonographer at Riverside Hospital",
+            [(USER, "role", "sonographer"), (USER, "employer", "Riverside Hospital")],
+        ),
+        (
+            "I am a beekeeper at Hollins Farm",
+            [(USER, "role", "beekeeper"), (USER, "employer", "Hollins Farm")],
+        ),
         ("We adopted a tabby cat named Simit", [(USER, "pet", "Simit")]),
         ("I guess I'm pescatarian now", [(USER, "diet", "pescatarian")]),  # the user's hedge
         ("At Corvid I'll be on the payments insights team", [(USER, "team", "payments insights")]),
@@ -86,6 +95,8 @@ def test_cores_state_what_the_clause_states(
         "We adopted a second pet, a tabby cat named Simit",  # one more pet beside the first
         "I'm also allergic to penicillin",
         "I am eager to learn",  # an infinitive after an adjective that takes none as a value
+        "My cousin got married and I am a bridesmaid",  # no trade
+        "I am Declan Mercer, the one who called yesterday",
         "I don't drive a Volvo",  # the patterns' negations read this
         "We have a cat",  # a pet is known by its name
         "I am a big fan of Arsenal",

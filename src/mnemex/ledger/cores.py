@@ -235,13 +235,18 @@ def _complement(
     lemma = verb.lemma.casefold()
     out: list[Core] = []
     if word.dep in ("dobj", "attr", "oprd"):
-        out.append(_core(words, children, owner, head, (lemma, ""), c))
-        lead = f"{head} {_phrase(words, children, c)}"
-        for p, o in _preps(words, children, c):  # "an electrician with Lonestar Grid"
-            predicate = (lemma, words[p].text.casefold())
-            out.append(
-                _core(words, children, owner, f"{lead} {words[p].text}", predicate, o, word.text)
-            )
+        # "I'm Rosa Delgado, a physio at Eastfield Clinic": what the name is, is the subject's.
+        named = word.dep == "attr" and word.tag.startswith("NNP")
+        said = [c, *(a for a in children[c] if named and words[a].dep == "appos")]
+        for n in said:
+            out.append(_core(words, children, owner, head, (lemma, ""), n))
+            lead = f"{head} {_phrase(words, children, n)}"
+            for p, o in _preps(words, children, n):  # "an electrician with Lonestar Grid"
+                predicate = (lemma, words[p].text.casefold())
+                via = words[n].text
+                out.append(
+                    _core(words, children, owner, f"{lead} {words[p].text}", predicate, o, via)
+                )
     elif word.dep == "prep":
         for o in _objects(words, children, c):
             predicate = (lemma, word.text.casefold())
@@ -510,7 +515,16 @@ _TRADES = frozenset(
     """nurse doctor surgeon physician dentist lawyer attorney solicitor barrister chef cook
     pilot paramedic midwife vet clerk cashier barista plumber electrician carpenter mechanic
     firefighter officer detective paralegal therapist pharmacist professor lecturer tutor
-    coach priest rabbi imam nanny""".split()
+    coach priest rabbi imam nanny physio medic gp radiographer sonographer osteopath
+    chiropractor doula carer baker butcher barber hairdresser bartender waitress sommelier
+    roofer bricklayer janitor caretaker secretary actuary judge magistrate notary author
+    actress dj chauffeur courier steward stewardess soldier guard diplomat mayor vicar
+    minister chaplain monk nun entrepreneur executive coder buyer grocer fishmonger
+    winemaker shepherd fisherman miner astronaut referee umpire athlete jockey lifeguard
+    apprentice trainee postdoc academic headteacher headmaster childminder
+    beekeeper shopkeeper bookkeeper housekeeper zookeeper gamekeeper postman postwoman
+    policeman policewoman fireman salesman handyman homemaker housewife househusband
+    sysadmin""".split()
 )
 _NOT_AGENT = frozenset(
     """fan member user beginner owner customer partner brother sister mother father daughter
