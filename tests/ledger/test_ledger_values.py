@@ -57,6 +57,21 @@ def test_a_move_to_a_city_the_category_model_knows_is_about_the_city(
     assert mem_store.search("Where do I work?")[0].memory.content.startswith("I left Zalando")
 
 
+def test_a_switch_from_a_value_no_key_holds_replaces_no_key(mem_store: MemoryStore) -> None:
+    """ "from Deezer" names no value the writer's keys hold: not their employer, whatever the
+    verb and the new value's closeness say; a switch from the value a key holds still
+    replaces it."""
+    mem_store.save("I work as a nurse at Calder Royal.", observed_at=day(0))
+    switched = mem_store.save("I switched from Deezer to Qobuz.", observed_at=day(10))
+    assert [f.object for f in mem_store.facts(USER, "employer")] == ["Calder Royal"]
+    assert all(f["relation"] != "employer" for f in switched.enrichment["facts"])
+    mem_store.save("I moved from Calder Royal to Pennine Care.", observed_at=day(20))
+    assert [f.object for f in mem_store.facts(USER, "employer")] == ["Pennine Care"]
+    said = keyguess.Statement("Qobuz", previous="Deezer", verb="switch")
+    own = mem_store.facts(USER, include_history=True)
+    assert keyguess.guess(own, said, {}).scores.get("employer", 0.0) < 0.3  # type: ignore[arg-type]
+
+
 def test_the_households_move_is_the_writers(mem_store: MemoryStore) -> None:
     """ "We moved to Leeds" is the writer's move. With nothing on record a place's name is a
     city or a neighbourhood ("found my own place in Bamburi"), so the guess waits for a person."""
