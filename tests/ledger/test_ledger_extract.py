@@ -432,3 +432,31 @@ def test_an_owner_is_no_kind_and_a_hedged_likeness_is_no_value() -> None:
     assert extract_facts("Nadia is practically my sister at this point.") == []
     [literal] = extract_facts("Buddhism is my religion.")
     assert (literal.subject, literal.relation, literal.value) == (USER, "religion", "Buddhism")
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # a name, then where the named one is: the value is the name
+        ("My physio is Dr Keane at Riverside Clinic.", (USER, "physio", "Dr Keane")),
+        ("Noor's tailor is Mr Aziz in Bradford.", ("Noor", "tailor", "Mr Aziz")),
+        ("I work at Ocado in Hatfield.", (USER, "employer", "Ocado")),
+        # an acronym keeps its case ("GP", not "gP")
+        ("GP is Dr Imogen Shaw at the Elm Street practice.", (USER, "doctor", "Dr Imogen Shaw")),
+        # a date after "on" is the value, as after "is"
+        ("My birthday is on 9 February.", (USER, "birthday", "9 February")),
+        ("Kemi's anniversary is on the 2nd of July.", ("Kemi", "anniversary", "2nd of July")),
+        # naming by "called" or "named"
+        ("Our kitten is called Sheldon.", (USER, "kitten", "Sheldon")),
+    ],
+)
+def test_a_place_after_a_name_a_date_after_on_and_a_name_given(
+    text: str, expected: tuple[str, str | None, str]
+) -> None:
+    [triple] = extract_facts(text)
+    assert (triple.subject, triple.relation, triple.value) == expected
+
+
+def test_a_time_after_in_is_no_place_and_a_plan_on_a_date_has_no_owner() -> None:
+    assert extract_facts("Priya's cousin went to Lisbon in August without her.") == []
+    assert extract_facts("The offsite is on 12 March.") == []

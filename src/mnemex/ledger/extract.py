@@ -22,6 +22,7 @@ from mnemex.ledger.patterns import (
     AS_ROLE,
     ASIDE,
     CLAUSE,
+    DATED_ON,
     DIARY,
     FRAMES,
     FRAMING,
@@ -37,6 +38,7 @@ from mnemex.ledger.patterns import (
     LEAD,
     LEADING_PREPOSITIONS,
     LINKS,
+    LOCATED,
     NAMING,
     NEGATIONS,
     NOT_KEY,
@@ -156,7 +158,8 @@ def _as_writer(sentence: str) -> str:
 def _with_owner(sentence: str) -> str:
     """ "Best friend is Achieng", "Mum is Grace": the writer's, as "My best friend is ..."."""
     if OWNERLESS.match(sentence):
-        return "My " + sentence[0].lower() + sentence[1:]
+        acronym = sentence[1:2].isupper()  # "GP is Dr Rao": the GP, not a "gP"
+        return "My " + (sentence if acronym else sentence[0].lower() + sentence[1:])
     return sentence
 
 
@@ -302,6 +305,7 @@ def _clause_triple(sentence: str, statement: str) -> Triple | None:
         lead = LEAD.match(sentence)
     correction = correction or re.search(r"\bactually\b", sentence, re.IGNORECASE) is not None
     sentence = APPOSITIVE.sub("", sentence, count=1)
+    sentence = DATED_ON.sub(r"\g<key> ", sentence, count=1)
     if HEDGED.search(sentence):
         return None
     bare = sentence
@@ -518,6 +522,9 @@ def clean_value(text: str | None) -> str | None:
         return None
     value = re.sub(r"^(?:the|a|an)\s+", "", value, flags=re.IGNORECASE)
     value = _strip_tail(value).strip(" \"'`“”‘’")
+    located = LOCATED.match(value)
+    if located is not None:
+        value = located.group("name")
     if not value or value.casefold() in VALUE_STOP or len(value.split()) > 6:
         return None
     if value.split()[0].casefold() in PRONOUNS:  # "it keeps coming up" is a clause, not a value

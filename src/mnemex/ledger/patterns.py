@@ -453,6 +453,13 @@ CLAUSE = re.compile(
 # article between them ("a refurbished Tesla" is a value).
 PERFECT = re.compile(rf"^[a-z]{{3,}}ed\s+(?-i:[{UPPER}])")
 
+# "Dr Hughes at Park Lane Surgery", "Sunita Rao at Brightwave", "Dishoom in Manchester": a name,
+# then where the named one is; the value is the name.
+LOCATED = re.compile(
+    rf"^(?P<name>(?:[{UPPER}][\w.'’&-]*\s+){{0,3}}[{UPPER}][\w.'’&-]*)\s+(?:at|in)\s+"
+    rf"(?:the\s+)?(?!(?i:{MONTHS}|{DAYS})\b)[{UPPER}]"  # "in May" is a time
+)
+
 # "Our badge photos are being retaken Monday", "the street is getting repaved": what happens to
 # the thing, not a value of it.
 UNDERGOING = re.compile(r"^(?:being|getting)\s+[a-z]", re.IGNORECASE)
@@ -533,9 +540,16 @@ WHEN = re.compile(
 # "Mum's name is Heike", "my dog's name is Biscuit": who the person (or pet) is, by name; "she"
 # in what follows is Heike.
 NAMING = re.compile(
-    rf"^(?:(?:my|our)\s+)?(?P<who>{_PEOPLE_NOUNS})['’]s\s+(?:first\s+|full\s+)?name\s+is\s+"
-    rf"(?P<name>{NAMED})$",
+    rf"^(?:(?:my|our)\s+)?(?P<who>{_PEOPLE_NOUNS})(?:['’]s\s+(?:first\s+|full\s+)?name\s+is"
+    rf"|\s+is\s+(?:called|named))\s+(?P<name>{NAMED})$",  # "our cat is called Mruczek"
     re.IGNORECASE,
+)
+
+# "My birthday is on 3 November", "Ama's anniversary is on the 14th of May": the date is the
+# value ("on" and "the" say when, as "is" does).
+DATED_ON = re.compile(
+    rf"^(?P<key>(?:(?i:my|our)|[{UPPER}][\w'’-]*['’]s)\s+[a-z][a-z ]{{0,30}}?\s+is)\s+on\s+"
+    rf"(?:the\s+)?(?=\d{{1,2}}(?:st|nd|rd|th)?(?:\s+of)?\s+(?i:{MONTHS})\b|(?i:{MONTHS})\s+\d)"
 )
 
 # "Best friend is Achieng Odhiambo", "Manager is Grace Liu", "New ward manager is Marcus
