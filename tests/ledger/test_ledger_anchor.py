@@ -221,9 +221,7 @@ def test_a_quantity_never_replaces_a_name(store: MemoryStore) -> None:
     the GP stays Dr Hussain and the memory saying so stays in search."""
     kept = store.save("Could you hang on to this: my GP is Dr Hussain at Kirkstall Health Centre.")
     store.save("The GP has put my sertraline up to 100mg.")
-    assert [f.object for f in store.facts("user", "gp")] == [
-        "Dr Hussain at Kirkstall Health Centre"
-    ]
+    assert [f.object for f in store.facts("user", "gp")] == ["Dr Hussain"]
     assert store.get(kept.id).superseded_by is None
     assert kept.id in [hit.memory.id for hit in store.search("Who is my GP?", k=5)]
 
