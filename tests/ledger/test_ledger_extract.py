@@ -457,6 +457,12 @@ def test_a_place_after_a_name_a_date_after_on_and_a_name_given(
     assert (triple.subject, triple.relation, triple.value) == expected
 
 
+def test_a_departure_after_a_comma_is_a_clause_of_its_own() -> None:
+    triples = extract_facts("My new boss is Ines Carvalho, Duarte retired in June.")
+    first = triples[0]  # "boss" is the manager key
+    assert (first.subject, first.relation, first.value) == (USER, "manager", "Ines Carvalho")
+
+
 def test_a_time_after_in_is_no_place_and_a_plan_on_a_date_has_no_owner() -> None:
     assert extract_facts("Priya's cousin went to Lisbon in August without her.") == []
     assert extract_facts("The offsite is on 12 March.") == []

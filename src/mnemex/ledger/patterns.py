@@ -485,6 +485,7 @@ SPLICE = re.compile(
     r"(?:is|was|were|are|am|has|had|have|kept|got)\b"
     r"|(?i:he|she|they|we|I)['’](?:s|re|ve|m|d|ll)\b"  # "..., we've been together"
     r"|(?:it|he|she|they|we)\s+[a-z]{3,}(?:ed|s)\b"
+    rf"|[{UPPER}][\w'’-]+\s+(?:left|quit|retired|resigned)\b"  # "..., Sunita left for Monzo"
     # ", which I love", ", leads the ecosystem group": a comment on the value just named
     r"|(?:which|who|whom|whose)\b"
     r"|[a-z]{3,}s\s+(?:the|a|an|my|his|her|their|our|to|in|on|at|for|with)\b"
