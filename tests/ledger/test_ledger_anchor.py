@@ -112,6 +112,15 @@ def test_a_held_value_mentioned_without_a_change_changes_nothing(known: MemorySt
     assert known.facts("Carol", "editor")[0].object == "Vim"
 
 
+def test_a_move_onto_the_held_value_or_a_month_changes_nothing(store: MemoryStore) -> None:
+    """ "from MongoDB to PostgreSQL" while on PostgreSQL restates it, and "by March" is a time."""
+    store.save("We use PostgreSQL 16 for the main database.")
+    store.save("We're migrating from MongoDB to PostgreSQL, done by March.")
+    assert [f.object for f in store.facts("user", "main_database")] == ["PostgreSQL 16"]
+    store.save("We're migrating from PostgreSQL to CockroachDB, done by June.")
+    assert [f.object for f in store.facts("user", "main_database")] == ["CockroachDB"]
+
+
 def test_a_word_of_the_key_outranks_a_bare_where(store: MemoryStore) -> None:
     store.save("Carol lives in Oslo.")
     store.save("Carol's password manager is Bitwarden.")

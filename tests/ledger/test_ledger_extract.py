@@ -446,6 +446,8 @@ def test_an_owner_is_no_kind_and_a_hedged_likeness_is_no_value() -> None:
         # a date after "on" is the value, as after "is"
         ("My birthday is on 9 February.", (USER, "birthday", "9 February")),
         ("Kemi's anniversary is on the 2nd of July.", ("Kemi", "anniversary", "2nd of July")),
+        # "last quarter" says when, as "last month" does
+        ("We moved CI from Travis to CircleCI last quarter.", (USER, "ci", "CircleCI")),
         # naming by "called" or "named"
         ("Our kitten is called Sheldon.", (USER, "kitten", "Sheldon")),
     ],

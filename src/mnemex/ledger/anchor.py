@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from mnemex.ledger import kinds
 from mnemex.ledger.extract import USER, Triple
 from mnemex.ledger.history import LEDGER_STATUSES, store_order
-from mnemex.ledger.patterns import OPENING_VERB, PERSON_BEFORE
+from mnemex.ledger.patterns import DAYS, MONTHS, OPENING_VERB, PERSON_BEFORE, WHEN
 from mnemex.ledger.vocabulary import names_relation, query_words
 from mnemex.models import Fact, FactStatus
 from mnemex.store.base import Tx
@@ -164,7 +164,8 @@ def _user(tx: Tx, clause: str) -> str | None:
 
 def _values(tx: Tx, found: list[Span], clause: str) -> list[Span]:
     """Value spans, a leading clause word dropped ("Scratch Vim" -> "Vim", "Leaving Fernleaf"),
-    and a span split where a value the ledger knows ends it ("Honestly Neovim")."""
+    and a span split where a value the ledger knows ends it ("Honestly Neovim"); never a month
+    or a weekday."""
     out = []
     for span in found:
         words = [(m.start(), m.group(0)) for m in re.finditer(r"\S+", span.text)]
@@ -178,10 +179,20 @@ def _values(tx: Tx, found: list[Span], clause: str) -> list[Span]:
             if tx.facts_with_value(value_key(" ".join(w for _, w in words[skip:])), limit=1):
                 words = words[skip:]
                 break
-        if words:
+        if words and not _timed(" ".join(w for _, w in words)):  # "done by March": a time
             offset = words[0][0]
             out.append(Span(span.text[offset:], span.start + offset))
     return out
+
+
+# A change that lands on the value just before it: "from MongoDB to ", "from Vim over to ".
+_ARRIVED = re.compile(r"\bfrom\s+\S.{0,60}?\s+(?:over\s+)?(?:to|into|onto)\s+(?:the\s+)?$", re.I)
+_CALENDAR = re.compile(rf"^(?:{MONTHS}|{DAYS})s?$", re.IGNORECASE)
+
+
+def _timed(text: str) -> bool:
+    """A month, a weekday or a date ("March", "Mondays", "March 3"): when, never what."""
+    return _CALENDAR.match(text) is not None or WHEN.match(text) is not None
 
 
 def _opens(clause: str, start: int) -> bool:
@@ -255,6 +266,8 @@ def read(tx: Tx, clause: str, statement: str, *, spoken: bool = False) -> Triple
     # The held value a clause names is the one it leaves; only without one does a cue word
     # mark it ("accepted an offer from Greenway" after "Leaving Fernleaf" leaves no Greenway).
     held = [s for s in candidates if any(names_value(s.text, value) for value in holding)]
+    if any(_ARRIVED.search(clause[: s.start]) for s in held):
+        return None  # "migrating from MongoDB to PostgreSQL" while on PostgreSQL: no change
     old = held or [s for s in candidates if _is_old(clause, s, holding)]
     # A value never seen before belongs to the sentence of the value it replaces ("sold the
     # Leaf. Bergen parking is criminal": Bergen is no car), unless the key is named ("No more

@@ -82,7 +82,7 @@ TAIL = re.compile(
     r"(?:over|during|at|by|since|from|on|in)\s+the\s+(?:weekend|holidays?|break|"
     r"(?:start|end|beginning|middle)\s+of\s+(?:the|this|last)\s+(?:week|month|year))|"
     r"(?:since|as of|starting|from|in|on|last|this|next|earlier)\s+(?:\w+\s?){0,3}?(?:\d{4}|"
-    rf"week|weekend|month|year|night|morning|evening|spring|summer|autumn|fall|winter|{DAYS}|"
+    rf"week|weekend|month|quarter|year|night|morning|evening|spring|summer|autumn|fall|winter|{DAYS}|"
     rf"{MONTHS})))$",
     re.IGNORECASE,
 )
