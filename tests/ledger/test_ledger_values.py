@@ -9,7 +9,7 @@ import pytest
 import mnemex
 from bench import value_keys
 from mnemex import MemoryStore, Settings
-from mnemex.ledger import keyguess, kinds
+from mnemex.ledger import keyguess, kinds, resolve
 from mnemex.ledger.extract import USER, extract_facts
 
 T0 = datetime(2026, 1, 1, tzinfo=UTC)
@@ -84,6 +84,35 @@ def test_the_households_move_is_the_writers(mem_store: MemoryStore) -> None:
         "city",
         "Leeds",
     )
+
+
+def test_a_question_whose_subject_is_my_relative_asks_of_them(mem_store: MemoryStore) -> None:
+    """ "Where does my dad live?" asks where the dad lives: the writer's own later move (a
+    place the ledger holds for the user) does not answer it; "Who is my manager?" still asks
+    for the user's manager."""
+    mem_store.save("My dad lives in Ballina.", observed_at=day(0))
+    mem_store.save("My manager is Orla Kenny.", observed_at=day(5))
+    mem_store.save("We moved from Manchester to Bristol last spring.", observed_at=day(10))
+    top = mem_store.search("Where does my dad live?", k=1)[0].memory.content
+    assert top == "My dad lives in Ballina."
+    top = mem_store.search("Who is my manager?", k=1)[0].memory.content
+    assert top == "My manager is Orla Kenny."
+
+
+@pytest.mark.parametrize(
+    ("question", "kin"),
+    [
+        ("Where does my mum live?", "mum"),
+        ("What does my sister do these days?", "sister"),
+        ("Did my brother get the job?", "brother"),
+        ("Who is my manager?", None),
+        ("Who is my manager now?", None),
+        ("What is my partner called?", None),
+        ("Where do I live?", None),
+    ],
+)
+def test_the_writers_person_a_question_asks_of(question: str, kin: str | None) -> None:
+    assert resolve.kin_asked(question) == kin
 
 
 def test_my_relatives_key_is_asked_of_the_relative_not_of_me(mem_store: MemoryStore) -> None:

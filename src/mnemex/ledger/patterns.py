@@ -592,6 +592,16 @@ ASIDE = re.compile(
     r"|then|never|no|in|at|on|near|with|from|to|for|by|of|off|into|onto)\b)[a-z]"
 )
 
+# A question whose subject is one of the writer's people ("Where does my mum live?", "What does
+# my sister do now?"): it asks of them, not of the writer. Not "Who is my manager?" nor "What is
+# my partner called?", which ask who the person is.
+ASKED_OF_KIN = re.compile(
+    r"\b(?:does|did|do|is|was|has|had|will|would|can|could)\s+(?:my|our)\s+"
+    rf"(?P<who>{_PEOPLE_NOUNS})s?\s+"
+    r"(?!(?:now|at|in|on|for|from|to|this|these|called|named|still|currently|again)\b)[a-z]{2,}",
+    re.IGNORECASE,
+)
+
 # Someone named as what they are to the writer ("sold the Tsuru to my cousin Beto"): a person,
 # never the value of a thing's key.
 PERSON_BEFORE = re.compile(

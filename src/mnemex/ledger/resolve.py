@@ -35,7 +35,7 @@ import numpy.typing as npt
 
 from mnemex.ledger import aspects, assertion, attribute
 from mnemex.ledger.attribute import names_in, tokens
-from mnemex.ledger.patterns import OPENING_VERB
+from mnemex.ledger.patterns import ASKED_OF_KIN, OPENING_VERB
 from mnemex.text import STOPWORDS, UPPER
 
 ANCHOR_FLOOR = 0.5  # P(same attribute) at which a statement joins the ledger answer's group
@@ -139,12 +139,18 @@ def core_names(question: str, names: set[str], members: Sequence[Candidate]) -> 
     return {name for name, count in counts.items() if 2 * count >= most}
 
 
-def about(candidate: Candidate, names: set[str], first_person: bool) -> bool:
+def about(
+    candidate: Candidate, names: set[str], first_person: bool, kin: str | None = None
+) -> bool:
     """True when the candidate speaks of one of the names (or of the user, in the first person,
-    alone or as one of a household, or in a note that opens with its verb)."""
+    alone or as one of a household, or in a note that opens with its verb; of the writer's
+    `kin` when the question asks of them: "Where does my mum live?" reads what mentions "mum")."""
     if names:
         return bool(names & set(tokens(candidate.text)))
     text = candidate.text
+    if first_person and kin is not None:
+        said = set(tokens(text))
+        return kin in said or f"{kin}s" in said
     return (
         first_person
         and (
@@ -252,7 +258,14 @@ def about_subject(question: str, candidates: Sequence[Candidate]) -> list[Candid
     pool = list(candidates[:POOL])
     names = subject_names(question, pool)
     first_person = FIRST_PERSON.search(question) is not None
-    return [c for c in pool if about(c, names, first_person)]
+    kin = kin_asked(question)
+    return [c for c in pool if about(c, names, first_person, kin)]
+
+
+def kin_asked(question: str) -> str | None:
+    """The writer's person a question asks of ("mum" in "Where does my mum live?"), if any."""
+    found = ASKED_OF_KIN.search(question)
+    return None if found is None else found.group("who").casefold()
 
 
 def resolve(
@@ -285,7 +298,7 @@ def resolve(
     # A value's or an attribute's name let in statements of other subjects ("Hot Pod Yoga" for
     # "hot", every "VPN" for "Which VPN am I paying for?"): read the subject's alone.
     first_person = FIRST_PERSON.search(question) is not None
-    members = [c for c in members if about(c, names, first_person)]
+    members = [c for c in members if about(c, names, first_person, kin_asked(question))]
     if len(members) < 2:
         return None
     seed = next((i for i, c in enumerate(members) if c.id == anchor), None)

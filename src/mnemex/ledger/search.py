@@ -27,7 +27,7 @@ from mnemex.ledger.history import (
     valid_at,
     withdrawals_of,
 )
-from mnemex.ledger.resolve import CALENDAR
+from mnemex.ledger.resolve import CALENDAR, kin_asked
 from mnemex.ledger.similarity import EmbeddingSimilarity, for_embedder
 from mnemex.ledger.vocabulary import (
     CUE_MATCH,
@@ -407,11 +407,13 @@ def _asked(tx: Tx, text: str, as_of: datetime | None, *, before: bool = False) -
                 asked.append((facts, *_best(facts, words), (0.0, [])))
         return asked
     chain = _MY_CHAIN.search(text)
-    user = tx.find_entity(USER) if chain is not None else None
+    # "my sister's birthday", "Where does my mum live?": asked of them, not of the user
+    kin = chain.group("owner") if chain is not None else kin_asked(text)
+    user = tx.find_entity(USER) if kin is not None else None
     for subject_id in subjects:
         facts = _current(tx, subject_id, as_of)
-        if chain is not None and user is not None and subject_id == user.id:
-            owner = query_words(chain.group("owner"))
+        if kin is not None and user is not None and subject_id == user.id:
+            owner = query_words(kin)
             facts = [f for f in facts if relation_match(f.relation, owner) >= MIN_MATCH]
             if not facts:
                 continue
