@@ -128,11 +128,13 @@ def _holding(facts: list[Fact], value: str | None) -> str | None:
 
 
 def _guess_facts(tx: Tx, subject_id: str | None, values: list[str | None]) -> list[Fact]:
-    """What a key guess reads of a subject: its current facts, and its history facts holding
-    one of `values` (the rest of a long history says nothing about them), in the store's order."""
+    """What a key guess reads of a subject: its current facts and those awaiting a review, and
+    its history facts holding one of `values` (the rest of a long history says nothing about
+    them), in the store's order."""
     if subject_id is None:
         return []
-    found = {f.id: f for f in tx.facts_for_key(subject_id, None, (FactStatus.ACTIVE,))}
+    statuses = (FactStatus.ACTIVE, FactStatus.PENDING)
+    found = {f.id: f for f in tx.facts_for_key(subject_id, None, statuses)}
     for key in dict.fromkeys(value_key(v) for v in values if v is not None):
         held = tx.facts_with_value(key, limit=HELD_VALUES, subject_id=subject_id)
         found.update((f.id, f) for f in held if f.status in LEDGER_STATUSES)

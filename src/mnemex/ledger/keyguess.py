@@ -4,7 +4,7 @@ A single user's values are often new to the ledger, so the evidence comes from t
 and from the subject's own keys, each piece a strength in [0, 1] for one candidate key:
 
 - a cue: the replaced value ("from Vim", "instead of Vim", "Vim -> Neovim") is a value of the key;
-  a replaced value that is not the key's current value speaks against it;
+  a replaced value that is none of the key's values speaks against it;
 - what the ledger knows: the subject held this value under the key before, or others do;
 - the value's kind (ledger/kinds.py): the category table, its shape, analysis's entity label;
 - the verb's prior ("moved to": a place, an employer or a team; "switched to": a tool);
@@ -39,9 +39,9 @@ VERB = 0.3  # the verb may change a key of this kind
 SIMILAR_MAX = 0.4  # the most value similarity alone can say
 SIMILAR_SCALE = 2.0  # evidence per unit of cosine margin over the other keys' values
 MISFIT = 0.1  # a near-certain kind the key cannot hold
-# The replaced value the statement names is not the key's current value ("switched from
-# Spotify to Apple Music" while the employer is Brightwave): most likely another key, which a
-# person is asked about rather than the employer replaced.
+# The replaced value the statement names is none of the key's values, held, past or awaiting
+# review ("switched from Spotify to Apple Music" while the employer is Brightwave): most likely
+# another key, which a person is asked about rather than the employer replaced.
 CONTRADICTED = 0.3
 MISFIT_LABEL = 0.6  # an entity label the key cannot hold (spaCy's labels are often wrong)
 NOT_A_PLACE = 0.5  # analysis labelled the value, but not as a place: a "moved to" is no move
@@ -140,9 +140,12 @@ def guess(
     if similar is not None and len(current) >= 2:
         _similarity_evidence(board, said.value, current, similar)
     _misfits(board, said, found)
-    if said.previous is not None:
-        for relation, value in current.items():
-            if not (names_value(said.previous, value) or names_value(value, said.previous)):
+    if said.previous is not None:  # a replaced value none of the key's values is
+        for relation in current:
+            held = [f.object for f in own if f.relation == relation]
+            if not any(
+                names_value(said.previous, v) or names_value(v, said.previous) for v in held
+            ):
                 board.scale(relation, CONTRADICTED)
     return _decide(board)
 
