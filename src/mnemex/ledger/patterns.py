@@ -518,7 +518,7 @@ VERB_OF_KEY = {"city": "move", "employer": "join"}
 # "My sister Carmen lives in Austin": a relationship noun before a name only introduces the
 # subject; the statement is about Carmen. A closed class (kin, household, work, care, pets), so
 # "My team uses Jira" and "My editor is Helix" are left alone.
-_PEOPLE_NOUNS = (
+PEOPLE_NOUNS = (
     r"sister|brother|sibling|mum|mom|mother|dad|father|parent|wife|husband|partner|spouse"
     r"|boyfriend|girlfriend|fianc[eé]e?|son|daughter|kid|child|cousin|aunt|uncle|niece|nephew"
     r"|grand(?:ma|pa|mother|father|son|daughter)|(?:mother|father|sister|brother)[- ]in[- ]law"
@@ -528,7 +528,7 @@ _PEOPLE_NOUNS = (
 )
 APPOSITIVE = re.compile(
     r"^(?i:my|our)\s+(?:(?i:new|old|best|little|big|older|younger|eldest|oldest|youngest"
-    rf"|baby|twin|acting|former|current)\s+)?(?i:{_PEOPLE_NOUNS}),?\s+(?=(?-i:[{UPPER}])\w)"
+    rf"|baby|twin|acting|former|current)\s+)?(?i:{PEOPLE_NOUNS}),?\s+(?=(?-i:[{UPPER}])\w)"
 )
 
 # A value that is a date or a bare number ("the 30th", "14 March", "4"): a value, never a node.
@@ -541,7 +541,7 @@ WHEN = re.compile(
 # "Mum's name is Heike", "my dog's name is Biscuit": who the person (or pet) is, by name; "she"
 # in what follows is Heike.
 NAMING = re.compile(
-    rf"^(?:(?:my|our)\s+)?(?P<who>{_PEOPLE_NOUNS})(?:['’]s\s+(?:first\s+|full\s+)?name\s+is"
+    rf"^(?:(?:my|our)\s+)?(?P<who>{PEOPLE_NOUNS})(?:['’]s\s+(?:first\s+|full\s+)?name\s+is"
     rf"|\s+is\s+(?:called|named))\s+(?P<name>{NAMED})$",  # "our cat is called Mruczek"
     re.IGNORECASE,
 )
@@ -559,7 +559,7 @@ OWNERLESS = re.compile(
     rf"^(?=(?:(?:best|closest|oldest|old|new|childhood|current|older|younger|little|big)\s+)?"
     r"(?:(?!(?:his|her|their|its|the|a|an|this|that|these|those|your|my|our|whose|which|what"
     r"|who|every|each|any|no|some)\s)[a-z]+\s+)?"
-    rf"(?:{_PEOPLE_NOUNS})\s+(?:is|are)\s+(?-i:[{UPPER}]))",
+    rf"(?:{PEOPLE_NOUNS})\s+(?:is|are)\s+(?-i:[{UPPER}]))",
     re.IGNORECASE,
 )
 
@@ -581,7 +581,7 @@ _NOTE_KEYS = (
 )
 KEYED_NOTE = re.compile(
     r"^(?:(?:new|current|my|our)\s+)?(?P<key>(?:[a-z]+\s+)?(?:"
-    rf"{_PEOPLE_NOUNS}|{_NOTE_KEYS}))\s*(?::|\s[-–—])\s+(?=\S)",
+    rf"{PEOPLE_NOUNS}|{_NOTE_KEYS}))\s*(?::|\s[-–—])\s+(?=\S)",
     re.IGNORECASE,
 )
 
@@ -592,18 +592,8 @@ ASIDE = re.compile(
     r"|then|never|no|in|at|on|near|with|from|to|for|by|of|off|into|onto)\b)[a-z]"
 )
 
-# A question whose subject is one of the writer's people ("Where does my mum live?", "What does
-# my sister do now?"): it asks of them, not of the writer. Not "Who is my manager?" nor "What is
-# my partner called?", which ask who the person is.
-ASKED_OF_KIN = re.compile(
-    r"\b(?:does|did|do|is|was|has|had|will|would|can|could)\s+(?:my|our)\s+"
-    rf"(?P<who>{_PEOPLE_NOUNS})s?\s+"
-    r"(?!(?:now|at|in|on|for|from|to|this|these|called|named|still|currently|again)\b)[a-z]{2,}",
-    re.IGNORECASE,
-)
-
 # Someone named as what they are to the writer ("sold the Tsuru to my cousin Beto"): a person,
 # never the value of a thing's key.
 PERSON_BEFORE = re.compile(
-    rf"\b(?:my|our|his|her|their)\s+(?:[\w-]+\s+)?(?i:{_PEOPLE_NOUNS}),?\s*$", re.IGNORECASE
+    rf"\b(?:my|our|his|her|their)\s+(?:[\w-]+\s+)?(?i:{PEOPLE_NOUNS}),?\s*$", re.IGNORECASE
 )

@@ -35,7 +35,7 @@ import numpy.typing as npt
 
 from mnemex.ledger import aspects, assertion, attribute
 from mnemex.ledger.attribute import names_in, tokens
-from mnemex.ledger.patterns import ASKED_OF_KIN, OPENING_VERB
+from mnemex.ledger.patterns import OPENING_VERB, PEOPLE_NOUNS
 from mnemex.text import STOPWORDS, UPPER
 
 ANCHOR_FLOOR = 0.5  # P(same attribute) at which a statement joins the ledger answer's group
@@ -64,6 +64,16 @@ ORIGIN = re.compile(
     r"(?:was|were)\s+raised|originally\s+(?:from|hails?)|hails?\s+from|native\s+of)\b",
     re.IGNORECASE,
 )
+# A question whose subject is one of the writer's people ("Where does my mum live?", "What does
+# my sister do now?"): it asks of them, not of the writer. Not "Who is my manager?" nor "What is
+# my partner called?", which ask who the person is.
+ASKED_OF_KIN = re.compile(
+    r"\b(?:does|did|do|is|was|has|had|will|would|can|could)\s+(?:my|our)\s+"
+    rf"(?P<who>{PEOPLE_NOUNS})s?\s+"
+    r"(?!(?:now|at|in|on|for|from|to|this|these|called|named|still|currently|again)\b)[a-z]{2,}",
+    re.IGNORECASE,
+)
+
 _CAPITALISED = re.compile(rf"\b[{UPPER}]\w*")
 CALENDAR = frozenset(
     "january february march april may june july august september october november december "
