@@ -22,14 +22,12 @@ from mnemex.ledger.patterns import (
     AS_ROLE,
     ASIDE,
     CLAUSE,
-    DATED_ON,
     DIARY,
     FRAMES,
     FRAMING,
     GROUP,
     HAVE_GOT,
     HEADING,
-    HEDGED,
     I_AM,
     I_HAVE,
     IT_OBJECT,
@@ -38,7 +36,6 @@ from mnemex.ledger.patterns import (
     LEAD,
     LEADING_PREPOSITIONS,
     LINKS,
-    LOCATED,
     NAMING,
     NEGATIONS,
     NOT_KEY,
@@ -52,7 +49,6 @@ from mnemex.ledger.patterns import (
     OWNERLESS,
     PARTICLES,
     PATTERNS,
-    PERFECT,
     PROGRESSIVE,
     PRONOUN_OWNER,
     PRONOUN_SUBJECT,
@@ -67,7 +63,6 @@ from mnemex.ledger.patterns import (
     SPLICE,
     SUBJECT_HEAD,
     TAIL,
-    UNDERGOING,
     UNSURE,
     VALUE_STOP,
     VERB_OF_KEY,
@@ -75,6 +70,7 @@ from mnemex.ledger.patterns import (
     WHEN,
 )
 from mnemex.ledger.relations import normalize_relation
+from mnemex.ledger.shapes import DATED_ON, HEDGED, LOCATED, PERFECT, UNDERGOING
 
 USER = "user"  # the subject of first-person statements ("I use Vim", "my editor is Vim")
 

@@ -363,15 +363,6 @@ ADVERBS = re.compile(
     re.IGNORECASE,
 )
 
-# "Ski touring is basically my religion", "the gym is like my second home": a hedged likeness,
-# not the value of a key.
-HEDGED = re.compile(
-    r"\b(?:is|are|was|were)\s+(?:basically|practically|pretty\s+much|kind\s+of|kinda|sort\s+of"
-    r"|literally|virtually|more\s+or\s+less|like|almost|essentially)\s+(?:my|our|his|her|their"
-    r"|your)\s",
-    re.IGNORECASE,
-)
-
 FRAMES = re.compile(
     r"\s+(?:has\s+|have\s+)?(?:decided|chose|chosen|opted|started|began|wants|wanted|plans"
     r"|planned|is\s+going|are\s+going|am\s+going|intends|agreed|went\s+ahead)\s+to(?=\s)"
@@ -449,21 +440,6 @@ CLAUSE = re.compile(
     # "her mother is very happy": how someone is, not who or what
     r"|^(?:very|so|really|quite|pretty|super|extremely|rather|fairly|incredibly|totally)\s"
 )
-# "has joined Kariuki & Mwangi Advocates": a past participle and the name it takes, with no
-# article between them ("a refurbished Tesla" is a value).
-PERFECT = re.compile(rf"^[a-z]{{3,}}ed\s+(?-i:[{UPPER}])")
-
-# "Dr Hughes at Park Lane Surgery", "Sunita Rao at Brightwave", "Dishoom in Manchester": a name,
-# then where the named one is; the value is the name.
-LOCATED = re.compile(
-    rf"^(?P<name>(?:[{UPPER}][\w.'’&-]*\s+){{0,3}}[{UPPER}][\w.'’&-]*)\s+(?:at|in)\s+"
-    rf"(?:the\s+)?(?!(?i:{MONTHS}|{DAYS})\b)[{UPPER}]"  # "in May" is a time
-)
-
-# "Our badge photos are being retaken Monday", "the street is getting repaved": what happens to
-# the thing, not a value of it.
-UNDERGOING = re.compile(r"^(?:being|getting)\s+[a-z]", re.IGNORECASE)
-
 # Words after which a relation phrase says where or when, not what ("manager there", "manager at
 # Corvid", "manager from Monday" are the key "manager").
 RELATION_CUT = frozenset("at from in on with since starting until till there here".split())
@@ -544,13 +520,6 @@ NAMING = re.compile(
     rf"^(?:(?:my|our)\s+)?(?P<who>{PEOPLE_NOUNS})(?:['’]s\s+(?:first\s+|full\s+)?name\s+is"
     rf"|\s+is\s+(?:called|named))\s+(?P<name>{NAMED})$",  # "our cat is called Mruczek"
     re.IGNORECASE,
-)
-
-# "My birthday is on 3 November", "Ama's anniversary is on the 14th of May": the date is the
-# value ("on" and "the" say when, as "is" does).
-DATED_ON = re.compile(
-    rf"^(?P<key>(?:(?i:my|our)|[{UPPER}][\w'’-]*['’]s)\s+[a-z][a-z ]{{0,30}}?\s+is)\s+on\s+"
-    rf"(?:the\s+)?(?=\d{{1,2}}(?:st|nd|rd|th)?(?:\s+of)?\s+(?i:{MONTHS})\b|(?i:{MONTHS})\s+\d)"
 )
 
 # "Best friend is Achieng Odhiambo", "Manager is Grace Liu", "New ward manager is Marcus
