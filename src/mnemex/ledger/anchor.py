@@ -21,7 +21,8 @@ from dataclasses import dataclass
 from mnemex.ledger import kinds
 from mnemex.ledger.extract import USER, Triple
 from mnemex.ledger.history import LEDGER_STATUSES, store_order
-from mnemex.ledger.patterns import DAYS, MONTHS, OPENING_VERB, PERSON_BEFORE, WHEN
+from mnemex.ledger.patterns import OPENING_VERB, PERSON_BEFORE, WHEN
+from mnemex.ledger.resolve import CALENDAR
 from mnemex.ledger.vocabulary import names_relation, query_words
 from mnemex.models import Fact, FactStatus
 from mnemex.store.base import Tx
@@ -187,12 +188,11 @@ def _values(tx: Tx, found: list[Span], clause: str) -> list[Span]:
 
 # A change that lands on the value just before it: "from MongoDB to ", "from Vim over to ".
 _ARRIVED = re.compile(r"\bfrom\s+\S.{0,60}?\s+(?:over\s+)?(?:to|into|onto)\s+(?:the\s+)?$", re.I)
-_CALENDAR = re.compile(rf"^(?:{MONTHS}|{DAYS})s?$", re.IGNORECASE)
 
 
 def _timed(text: str) -> bool:
     """A month, a weekday or a date ("March", "Mondays", "March 3"): when, never what."""
-    return _CALENDAR.match(text) is not None or WHEN.match(text) is not None
+    return text.casefold().removesuffix("s") in CALENDAR or WHEN.match(text) is not None
 
 
 def _opens(clause: str, start: int) -> bool:

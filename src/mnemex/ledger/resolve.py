@@ -308,7 +308,8 @@ def resolve(
     # A value's or an attribute's name let in statements of other subjects ("Hot Pod Yoga" for
     # "hot", every "VPN" for "Which VPN am I paying for?"): read the subject's alone.
     first_person = FIRST_PERSON.search(question) is not None
-    members = [c for c in members if about(c, names, first_person, kin_asked(question))]
+    kin = kin_asked(question)
+    members = [c for c in members if about(c, names, first_person, kin)]
     if len(members) < 2:
         return None
     seed = next((i for i, c in enumerate(members) if c.id == anchor), None)
