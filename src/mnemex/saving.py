@@ -27,7 +27,7 @@ from mnemex.errors import InvalidInputError
 from mnemex.graph import upkeep
 from mnemex.ledger import assertion
 from mnemex.ledger import save as ledger
-from mnemex.ledger.extract import Extraction
+from mnemex.ledger.extract import Extraction, names_own_key
 from mnemex.models import LIVE_STATUSES, PIN_TAG, Fact, Memory, MemoryStatus, SaveResult, new_id
 from mnemex.store.base import Tx
 
@@ -283,6 +283,8 @@ def _only_mentions(engine: Engine, draft: Draft, vector: bytes | None) -> bool:
     read = draft.statements.triples if draft.statements is not None else []
     if any(t.correction or t.negated or t.previous for t in read):
         return False  # "Bob's editor is Emacs, not Vim": a form the model was not trained on
+    if any(names_own_key(t) for t in read):
+        return False  # "My husband's name is Antoine": the model reads a relative's statement
     return bool(assertion.probabilities([assertion.own_subject(draft.content)])[0] < floor)
 
 

@@ -121,6 +121,13 @@ def test_a_move_onto_the_held_value_or_a_month_changes_nothing(store: MemoryStor
     assert [f.object for f in store.facts("user", "main_database")] == ["CockroachDB"]
 
 
+def test_a_key_pointed_at_names_no_new_value(store: MemoryStore) -> None:
+    """ "in this city" is the city held: the name before it is no new city."""
+    store.save("I live in Porto.")
+    store.save("Francesinha is everywhere in this city and I can't eat half of it.")
+    assert [f.object for f in store.facts("user", "city")] == ["Porto"]
+
+
 def test_a_word_of_the_key_outranks_a_bare_where(store: MemoryStore) -> None:
     store.save("Carol lives in Oslo.")
     store.save("Carol's password manager is Bitwarden.")

@@ -117,6 +117,9 @@ def test_cores_state_what_the_clause_states(
         "Work has been a rollercoaster lately",
         "I might join Acme, reporting to Sam Lee",  # the clause's plan is the participle's
         "I spent the morning reporting to the board",  # a manager is a person by name
+        # what was, not what is
+        "Back when I was with CN I was a conductor out of Symington Yard",
+        "Dean was at Cygnet Hardware for eight years",
     ],
 )
 def test_mentions_plans_and_idioms_state_nothing(text: str) -> None:

@@ -465,6 +465,47 @@ def test_a_departure_after_a_comma_is_a_clause_of_its_own() -> None:
     assert (first.subject, first.relation, first.value) == (USER, "manager", "Ines Carvalho")
 
 
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # a clause after ", so" and a name of more than one letter is read on its own
+        (
+            "Dr Rao's moved to a practice in Hobart, so Dr Felix Hartmann is my GP now.",
+            (USER, "doctor", "Dr Felix Hartmann"),
+        ),
+        # "'s" before a participle and where it leads is "has"
+        ("Dean's joined Huon Aquaculture.", ("Dean", "employer", "Huon Aquaculture")),
+        # the person after the role, and "up here" says where
+        (
+            "My boss is the head pastry chef, Henrique Valente.",
+            (USER, "manager", "Henrique Valente"),
+        ),
+        (
+            "My boss up here is the executive chef, Paulo Esteves.",
+            (USER, "manager", "Paulo Esteves"),
+        ),
+        # "our" as "my" after the value
+        ("Euan Baird is our team leader now.", (USER, "team_leader", "Euan Baird")),
+    ],
+)
+def test_a_clause_after_so_a_has_contraction_and_a_person_after_the_role(
+    text: str, expected: tuple[str, str | None, str]
+) -> None:
+    assert expected in [(t.subject, t.relation, t.value) for t in extract_facts(text)]
+
+
+def test_a_possessive_before_an_adjective_stays_a_possessive() -> None:
+    read = [(t.subject, t.relation, t.value) for t in extract_facts("Dean's used car is a Golf.")]
+    assert read == [("Dean", "used_car", "Golf")]
+
+
+@pytest.mark.parametrize(
+    "text", ["When is our anniversary?", "Which day is my apprentice at college?"]
+)
+def test_a_question_word_is_no_value(text: str) -> None:
+    assert extract_facts(text) == []
+
+
 def test_a_time_after_in_is_no_place_and_a_plan_on_a_date_has_no_owner() -> None:
     assert extract_facts("Priya's cousin went to Lisbon in August without her.") == []
     assert extract_facts("The offsite is on 12 March.") == []

@@ -344,6 +344,20 @@ def test_a_person_the_user_introduces_is_the_subject_of_the_sentence(
     assert not {f for f in facts if f[2] in ("Monzo", "Neovim")}
 
 
+def test_a_key_the_writer_names_as_their_own_passes_the_veto(mem_store: MemoryStore) -> None:
+    """The reader takes "My husband's name is Antoine" for a relative's statement (P < 0.15);
+    the words "my <key> is" say it is the writer's own, so the save writes it."""
+    said = ["My husband's name is Antoine.", "My council tax reference is 4410298821, file it."]
+    assert assertion.probabilities([assertion.own_subject(said[0])])[0] < 0.15
+    for text in [*said, "My wife says I should try Neovim."]:
+        mem_store.save(text)
+    facts = {(f.subject, f.relation, f.object) for f in mem_store.facts()}
+    assert {("user", "husband", "Antoine"), ("user", "council_tax_reference", "4410298821")} <= (
+        facts
+    )
+    assert not {f for f in facts if f[2] == "Neovim"}
+
+
 def test_the_reader_keeps_its_readings_in_the_store(mem_store: MemoryStore) -> None:
     """A save reads its memory and keeps the reading under the reader's model id, so another
     process reads it from the store; a search reads it back without running the model."""

@@ -102,6 +102,8 @@ _LEAVING = frozenset(
 # Clauses that add a value beside the held one ("Signed up for ProtonVPN too", "a second
 # car") replace nothing.
 _ADDING = re.compile(r"\b(?:too|also|as\s+well|another|second|additional)\b", re.IGNORECASE)
+# A key pointed at ("everywhere in this city", "at that job") is the one held, not named anew.
+_POINTED = re.compile(r"\b(?:this|that|these|those|the\s+same)\s+[\w-]+", re.IGNORECASE)
 ANCHORED_CONFIDENCE = 0.6  # below a pattern's 0.9: the words were not understood, only anchored
 RELATIONS_CONSIDERED = 50
 
@@ -228,7 +230,7 @@ def read(tx: Tx, clause: str, statement: str, *, spoken: bool = False) -> Triple
     first = min(values, key=lambda s: s.start)
     before = [start for start in subjects if start < first.start]
     subject_id = subjects[max(before)] if before else subjects[min(subjects)]
-    words = query_words(clause)
+    words = query_words(_POINTED.sub(" ", clause))
     mentioned = [r for r in tx.fact_relations(RELATIONS_CONSIDERED) if names_relation(r, words)]
     if any(_acting(clause, relation) for relation in mentioned):
         return None

@@ -131,6 +131,8 @@ def cores(words: Sequence[Word]) -> list[Core]:
         subject = _subject_of(words, children, index)
         if subject is None:
             continue
+        if verb.tag == "VBD" and verb.lemma.casefold() == "be":
+            continue  # "I was a conductor for twelve years": what was, not what is
         if any(
             words[c].dep == "appos" and words[c].tag in ("NN", "NNS") for c in children[subject]
         ):

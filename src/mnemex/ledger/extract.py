@@ -70,7 +70,7 @@ from mnemex.ledger.patterns import (
     WHEN,
 )
 from mnemex.ledger.relations import normalize_relation
-from mnemex.ledger.shapes import DATED_ON, HEDGED, LOCATED, PERFECT, UNDERGOING
+from mnemex.ledger.shapes import DATED_ON, HAS_DONE, HEDGED, LOCATED, PERFECT, UNDERGOING
 
 USER = "user"  # the subject of first-person statements ("I use Vim", "my editor is Vim")
 
@@ -114,7 +114,7 @@ def extract(text: str) -> Extraction:
     speaker: str | None = None  # who "he", "she", "their" point at: the last named subject
     for raw in SENTENCES.split(text):
         sentence = I_AM.sub("I am", _as_writer(raw.strip().strip(".!?;").strip()))
-        sentence = HAVE_GOT.sub(r"\1", I_HAVE.sub("I have", sentence))
+        sentence = HAVE_GOT.sub(r"\1", HAS_DONE.sub(r"\1 has ", I_HAVE.sub("I have", sentence)))
         sentence = _with_owner(HEADING.sub("", sentence))
         reported = REPORTED.match(sentence) or ABOUT.match(sentence)
         if reported is not None:
@@ -272,6 +272,19 @@ def _add_clause(found: Extraction, sentence: str, statement: str) -> str | None:
     if triple is not None and triple.subject != USER:
         return triple.subject
     return None
+
+
+def names_own_key(triple: Triple) -> bool:
+    """Whether the wording itself says the value is the writer's own, by a key it names ("my
+    husband's name is Antoine", "Dr Felix Hartmann is my GP now", "Manager: Priya Shah"): no
+    mention of someone else's, whatever the statement reader makes of it."""
+    return (
+        triple.subject == USER
+        and triple.relation is not None
+        and not (triple.implied or triple.parsed or triple.negated)
+        and triple.verb is None
+        and triple.previous is None
+    )
 
 
 def extract_facts(text: str) -> list[Triple]:
@@ -489,9 +502,19 @@ def _role(text: str) -> bool:
     return bool(words) and words[-1] in ROLE_NOUNS
 
 
+def _cut(words: list[str], i: int) -> bool:
+    """Whether the relation phrase ends before word i: a word of place or time ("manager
+    at Corvid", "manager there"), or one of direction before it ("boss up here")."""
+    word = words[i].casefold()
+    if word in RELATION_CUT:
+        return True
+    after = words[i + 1].casefold() if i + 1 < len(words) else ""
+    return word in {"up", "down", "over", "out", "back", "round"} and after in {"here", "there"}
+
+
 def _relation(text: str) -> str | None:
     words = RELATION_TIME.sub(" ", text.strip()).split()
-    cut = next((i for i, w in enumerate(words) if i and w.casefold() in RELATION_CUT), len(words))
+    cut = next((i for i, w in enumerate(words) if i and _cut(words, i)), len(words))
     relation = normalize_relation(" ".join(words[:cut]))
     parts = relation.split("_")
     if not relation or relation in RELATION_STOP or len(parts) > 4 or parts[0] in NOT_KEY:

@@ -168,6 +168,15 @@ PATTERNS: list[tuple[re.Pattern[str], str | None]] = [
         None,
     ),
     (re.compile(rf"^{SUBJ}(?:'s|’s)\s+{REL}:\s*{VAL}$"), None),
+    # "My boss is the head pastry chef, Henrique Valente": the person, after the role
+    (
+        re.compile(
+            rf"^(?P<my>my)\s+{REL}\s+(?:is|are){NOW}\s+(?:the|our|a|an)\s+[a-z][\w -]{{0,40}},"
+            rf"\s+(?P<val>{NAMED})$",
+            re.I,
+        ),
+        None,
+    ),
     # "My editor is Vim", "my primary database changed to Postgres"
     (re.compile(rf"^(?P<my>my)\s+{REL}\s+(?:is|are){NOW}\s+{VAL}$", re.I), None),
     (
@@ -182,7 +191,14 @@ PATTERNS: list[tuple[re.Pattern[str], str | None]] = [
     (re.compile(rf"^the\s+{REL}\s+(?:of|for)\s+{SUBJ}\s+(?:is|are){NOW}\s+{VAL}$", re.I), None),
     # "Vim is Alice's editor", "Helix is now my editor"
     (re.compile(rf"^{VAL}\s+is{NOW}\s+{SUBJ}(?:'s|’s)\s+(?:new\s+)?{REL}$"), None),
-    (re.compile(rf"^{VAL}\s+is{NOW}\s+(?P<my>my)\s+(?:new\s+)?{REL}$", re.I), None),
+    (
+        re.compile(
+            r"^(?!(?:what|when|where|which|who|whose|why|how|here|there)\b)"
+            rf"{VAL}\s+is{NOW}\s+(?P<my>my|our)\s+(?:new\s+)?{REL}$",
+            re.I,
+        ),
+        None,
+    ),
     # "Neurologist switched me from sumatriptan to rizatriptan", "they moved me over to Leeds":
     # someone else makes the change, the writer's value changes.
     (
@@ -451,7 +467,7 @@ RELATION_TIME = re.compile(
     re.IGNORECASE,
 )
 
-SO = re.compile(rf",\s+so\s+(?=(?:his|her|their|my|our|I|he|she|they|we|it|[{UPPER}])\b)")
+SO = re.compile(rf",\s+so\s+(?=(?:his|her|their|my|our|I|he|she|they|we|it|[{UPPER}]\w*)\b)")
 # A comma splice: a second clause with a subject and a verb of its own ("Switched to Neovim,
 # VS Code was getting slow"); without the split the first clause's value runs into it.
 SPLICE = re.compile(

@@ -1,7 +1,7 @@
 """The shapes a clause or a value takes that decide what it says, whatever its words: a hedged
 likeness ("is basically my religion"), a participle before a name ("has joined Kariuki"), what
 befalls a thing ("being retaken Monday"), a name and where it is ("Dr Hughes at Park Lane
-Surgery"), a date after "is on". Read by ledger/extract.py."""
+Surgery"), a date after "is on", the "has" in "Dean's joined". Read by ledger/extract.py."""
 
 from __future__ import annotations
 
@@ -39,4 +39,16 @@ UNDERGOING = re.compile(r"^(?:being|getting)\s+[a-z]", re.IGNORECASE)
 DATED_ON = re.compile(
     rf"^(?P<key>(?:(?i:my|our)|[{UPPER}][\w'’-]*['’]s)\s+[a-z][a-z ]{{0,30}}?\s+is)\s+on\s+"
     rf"(?:the\s+)?(?=\d{{1,2}}(?:st|nd|rd|th)?(?:\s+of)?\s+(?i:{MONTHS})\b|(?i:{MONTHS})\s+\d)"
+)
+
+# "Dean's joined Huon", "he's started at Monzo": the "'s" before a verb's participle and where
+# it leads is "has" (not "is": "Dean's based in Leeds", "Dean's married to Sue"; not a
+# possessive: "Dean's used car").
+HAS_DONE = re.compile(
+    rf"\b((?i:he|she|it)|[{UPPER}][\w-]*)['’]s\s+"
+    r"(?=(?!(?:based|located|engaged|married|interested|involved|obsessed|related|scared|"
+    r"excited|tired|bored|retired|qualified|employed|settled|booked|registered|signed)\b)"
+    r"(?:[a-z]{2,}ed|left|gone|been|got|taken|become|begun|made|found|bought|sold|quit|run)\s+"
+    r"(?:to|at|from|in|into|over|on|with|for|the|a|an|my|his|her|their|our|up|back|out|"
+    rf"[{UPPER}]\w*)\b)"
 )
