@@ -17,8 +17,18 @@ _INN_STEMS = (
     "cycline|floxacin|oxacin|conazole|vir|mab|tinib|dronate|semide|thiazide|sone|olone|caine|"
     "afil|terol|tropium|izine|idine"
 )
+# Common medicines no stem above names.
+_MEDICINES = (
+    "sertraline|citalopram|escitalopram|fluoxetine|venlafaxine|duloxetine|mirtazapine|"
+    "amitriptyline|nortriptyline|bupropion|quetiapine|olanzapine|aripiprazole|lithium|"
+    "levothyroxine|thyroxine|insulin|warfarin|aspirin|paracetamol|acetaminophen|codeine|"
+    "morphine|tramadol|gabapentin|pregabalin|lamotrigine|levetiracetam|topiramate|"
+    "methotrexate|hydroxychloroquine|melatonin|zopiclone|zolpidem|fexofenadine|"
+    "loratadine|adrenaline|epinephrine|salbutamol|allopurinol|spironolactone|finasteride"
+)
 MEDICINE = re.compile(
-    rf"(?<![\w-])(?!(?i:cholesterol))[A-Za-z][a-z]{{2,}}(?:{_INN_STEMS})(?![\w-])"
+    rf"(?<![\w-])(?!(?i:cholesterol))(?:[A-Za-z][a-z]{{2,}}(?:{_INN_STEMS})|(?i:{_MEDICINES}))"
+    r"(?![\w-])"
 )
 TECH = "TECH"
 ORG = "ORG"

@@ -128,6 +128,25 @@ def test_a_key_pointed_at_names_no_new_value(store: MemoryStore) -> None:
     assert [f.object for f in store.facts("user", "city")] == ["Porto"]
 
 
+def test_a_place_after_a_name_and_a_leaving_verb_before_the_held_value(
+    store: MemoryStore,
+) -> None:
+    """ "Dr Moreno at Smile Studio": the dentist is the name, the place says where; "Cancelled
+    PureGym, joined ...": a note that opens on leaving the user's held value is the user's."""
+    store.save("My dentist is Dr Patel.")
+    store.save("I've switched dentists, I now see Dr Moreno at Smile Studio.")
+    assert [f.object for f in store.facts("user", "dentist")] == ["Dr Moreno"]
+    store.save("My gym is PureGym.")
+    store.save("Cancelled PureGym, joined The Gym Group instead.")
+    assert [f.object for f in store.facts("user", "gym")] == ["Gym Group"]
+
+
+def test_an_allergy_found_not_to_be_one_is_retracted(store: MemoryStore) -> None:
+    store.save("I'm allergic to penicillin.")
+    store.save("Turns out I'm not allergic to penicillin after all, the test was negative.")
+    assert store.facts("user", "allergy") == []
+
+
 def test_a_word_of_the_key_outranks_a_bare_where(store: MemoryStore) -> None:
     store.save("Carol lives in Oslo.")
     store.save("Carol's password manager is Bitwarden.")

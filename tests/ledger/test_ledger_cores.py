@@ -71,6 +71,11 @@ def _read(text: str) -> list[tuple[str, str | None, str]]:
         ("We moved from Mueller to Hyde Park last weekend", [(USER, None, "Hyde Park")]),
         ("We have a dog, Pasha, a three-year-old beagle", [(USER, "pet", "Pasha")]),
         ("I take bisoprolol every morning", [(USER, "medication", "bisoprolol")]),
+        # a common medicine no INN stem names, a school by its name, a bank
+        ("I take sertraline 50mg", [(USER, "medication", "sertraline")]),
+        ("My daughter Maya goes to Oakfield Primary", [("Maya", "school", "Oakfield Primary")]),
+        ("Maya started at Hillcrest Secondary", [("Maya", "school", "Hillcrest Secondary")]),
+        ("I bank with Barclays", [(USER, "bank", "Barclays")]),
         ("I am on the urban greening team", [(USER, "team", "urban greening")]),
         # A participle goes on with its clause's subject, a person's name after "reporting to".
         (
@@ -117,6 +122,8 @@ def test_cores_state_what_the_clause_states(
         "Work has been a rollercoaster lately",
         "I might join Acme, reporting to Sam Lee",  # the clause's plan is the participle's
         "I spent the morning reporting to the board",  # a manager is a person by name
+        "Maya goes to the gym on Fridays",  # a school is known by its name
+        "I started at the shop in May",
         # what was, not what is
         "Back when I was with CN I was a conductor out of Symington Yard",
         "Dean was at Cygnet Hardware for eight years",

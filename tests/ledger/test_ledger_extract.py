@@ -75,6 +75,41 @@ def test_corrections_and_retractions() -> None:
     assert moved.previous == "MySQL"
 
 
+@pytest.mark.parametrize(
+    ("text", "subject", "value"),
+    [
+        ("I'm not allergic to penicillin after all.", USER, "penicillin"),
+        (
+            "Turns out I'm not allergic to penicillin after all, the test was negative.",
+            USER,
+            "penicillin",
+        ),
+        ("Sam is no longer allergic to nuts.", "Sam", "nuts"),
+    ],
+)
+def test_an_allergy_retracted(text: str, subject: str, value: str) -> None:
+    """ "not allergic to X" retracts X (no "not X" tail after a value "I am"), and "the test was
+    negative" is a clause, no value replacing it."""
+    [gone] = extract_facts(text)
+    assert (gone.subject, gone.value, gone.negated) == (subject, value, True)
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["Sam and I split up in March.", "I broke up with Sam last week.", "Sam and I have separated."],
+)
+def test_a_partner_left_is_retracted(text: str) -> None:
+    [gone] = extract_facts(text)
+    assert (gone.subject, gone.value, gone.negated) == (USER, "Sam", True)
+
+
+def test_a_label_and_an_aside_both_fall_away() -> None:
+    """ "Keep this stored: my Airbnb host ... is Joana, check-in after 3": without the label
+    and the aside after the comma the clause reads."""
+    [host] = extract_facts("Keep this stored: my Airbnb host in Lisbon is Joana, check-in after 3.")
+    assert (host.subject, host.relation, host.value) == (USER, "airbnb_host", "Joana")
+
+
 def test_pronouns_point_at_the_last_named_subject() -> None:
     triples = extract_facts("Bob is great. He switched to Emacs. Their OS is Debian.")
     assert [(t.subject, t.relation, t.value) for t in triples] == [
@@ -475,6 +510,7 @@ def test_a_departure_after_a_comma_is_a_clause_of_its_own() -> None:
         ),
         # "'s" before a participle and where it leads is "has"
         ("Dean's joined Huon Aquaculture.", ("Dean", "employer", "Huon Aquaculture")),
+        ("Hannah's moved down to Manchester for work.", ("Hannah", None, "Manchester")),
         # the person after the role, and "up here" says where
         (
             "My boss is the head pastry chef, Henrique Valente.",
@@ -492,6 +528,19 @@ def test_a_clause_after_so_a_has_contraction_and_a_person_after_the_role(
     text: str, expected: tuple[str, str | None, str]
 ) -> None:
     assert expected in [(t.subject, t.relation, t.value) for t in extract_facts(text)]
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [("Finally upgraded to a Pixel 9.", "Pixel 9"), ("Just switched to Helix.", "Helix")],
+)
+def test_a_note_opening_on_an_adverb_and_a_change_is_the_writers(text: str, value: str) -> None:
+    assert [(t.subject, t.value) for t in extract_facts(text)] == [(USER, value)]
+
+
+def test_got_before_a_change_names_nobody() -> None:
+    """ "Got moved to the Payments team": the writer's (the parse reads it), nobody called Got."""
+    assert extract_facts("Got moved to the Payments team.") == []
 
 
 def test_a_possessive_before_an_adjective_stays_a_possessive() -> None:

@@ -102,6 +102,7 @@ _LEAVING = frozenset(
 # Clauses that add a value beside the held one ("Signed up for ProtonVPN too", "a second
 # car") replace nothing.
 _ADDING = re.compile(r"\b(?:too|also|as\s+well|another|second|additional)\b", re.IGNORECASE)
+_AT = re.compile(r"\s+(?:at|in)\s+(?:the\s+)?")
 # A key pointed at ("everywhere in this city", "at that job") is the one held, not named anew.
 _POINTED = re.compile(r"\b(?:this|that|these|those|the\s+same)\s+[\w-]+", re.IGNORECASE)
 ANCHORED_CONFIDENCE = 0.6  # below a pattern's 0.9: the words were not understood, only anchored
@@ -160,7 +161,7 @@ def _user(tx: Tx, clause: str) -> str | None:
         return None
     # The clause must open on the held value: "Theo turned down the St. Paul offer" is Theo's.
     held = [f.object for f in tx.facts_for_key(entity.id, None, (FactStatus.ACTIVE,))]
-    first = next(iter(spans(clause)), None)
+    first = next(iter(_values(tx, spans(clause), clause)), None)  # "Cancelled PureGym"
     named = first is not None and any(names_value(first.text, value) for value in held)
     return entity.id if named else None
 
@@ -277,7 +278,9 @@ def read(tx: Tx, clause: str, statement: str, *, spoken: bool = False) -> Triple
     new = [
         s
         for s in candidates
-        if s not in old and (mentioned or _one_sentence(clause, old, s, known))
+        if s not in old
+        and (mentioned or _one_sentence(clause, old, s, known))
+        and not _placed(clause, candidates, s)
     ]
     if old and not new and _gone(clause, old[0]) and not kinds.people_key(relation):
         subject = tx.subject_name(subject_id)  # "sold the Leaf": no car now
@@ -314,6 +317,16 @@ def read(tx: Tx, clause: str, statement: str, *, spoken: bool = False) -> Triple
         statement=statement,
         previous=old[0].text if old else None,
         confidence=ANCHORED_CONFIDENCE,
+    )
+
+
+def _placed(clause: str, candidates: list[Span], span: Span) -> bool:
+    """Whether the span says where the name just before it is ("Dr Moreno at Smile Studio",
+    "Monzo in London"): no value of its own."""
+    return any(
+        _AT.fullmatch(clause[other.start + len(other.text) : span.start]) is not None
+        for other in candidates
+        if other.start < span.start
     )
 
 

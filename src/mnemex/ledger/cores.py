@@ -14,7 +14,8 @@ addition ("a second pet", "also allergic to": the ledger holds one value a key).
 A few everyday predicates name their key through their own words, each with the kind of
 value it takes (`PREDICATES`): "drive" a car, "allergic to" an allergy, "take" a medicine,
 "work as" or "be" an occupation (a role) and "at" a name (an employer), "have" or "adopt" an
-animal (a pet, by its name), "be" a diet, "live in" a neighbourhood. Any other core is read by
+animal (a pet, by its name), "be" a diet, "live in" a neighbourhood, "go to", "attend" or
+"start at" a school by its name, "bank with" a bank. Any other core is read by
 the statement patterns, and kept when it names a value or a key of a known kind, or a change
 from a value it names. ledger/save.py adds these readings to the patterns' own; where the
 anchors (ledger/anchor.py) read the same clause off the ledger's values as another key, the
@@ -67,11 +68,14 @@ PREDICATES: dict[tuple[str, str], tuple[str, ...]] = {
     ("be", "with"): ("employer",),
     ("be", "for"): ("employer",),
     ("work", "at"): ("employer",),
-    ("start", "at"): ("employer",),
+    ("start", "at"): ("employer", "school"),
+    ("bank", "with"): ("bank",),
     ("have", ""): ("pet",),
     ("adopt", ""): ("pet",),
     ("get", ""): ("pet",),
     ("report", "to"): ("manager",),
+    ("go", "to"): ("school",),
+    ("attend", ""): ("school",),
 }
 ANIMALS = frozenset(
     """dog puppy cat kitten rabbit bunny hamster guinea parrot budgie tortoise turtle lizard
@@ -81,6 +85,7 @@ ANIMALS = frozenset(
 TEAMS = frozenset("team squad".split())
 _ONTO = frozenset(["", "on", "onto", "to", "into"])
 _DETERMINERS = frozenset("the a an my our his her their this that".split())
+SCHOOLS = frozenset("school primary secondary academy college nursery kindergarten high".split())
 AREAS = frozenset("neighbourhood neighborhood district quarter suburb borough".split())
 DIETS = frozenset(
     """vegetarian vegan pescatarian pescetarian keto paleo flexitarian halal kosher
@@ -498,6 +503,10 @@ def _fits(relation: str, core: Core) -> bool:
         return extract.looks_named(core.value)
     if relation == "pet":  # by its name: "a cat called Pixel", not "a cat"
         return core.head in ANIMALS and core.named is not None
+    if relation == "bank":  # "I bank with Monzo", not "bank with care"
+        return core.proper
+    if relation == "school":  # "goes to Oakfield Primary", not "goes to the gym"
+        return core.head in SCHOOLS and core.value[:1].isupper()
     if relation == "diet":
         return core.head in DIETS
     if relation == "medication":

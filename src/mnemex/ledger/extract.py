@@ -297,11 +297,13 @@ def read_clause(sentence: str, statement: str) -> Triple | None:
     the clause without a lowercase aside after a comma ("Dra. Paola Reyes, head of exotics")."""
     triple = _clause_triple(sentence, statement)
     label = LABEL.match(sentence)
-    if triple is None and label is not None:
-        triple = _clause_triple(sentence[label.end() :], statement)
-    aside = ASIDE.search(sentence)
-    if triple is None and aside is not None:
-        triple = _clause_triple(sentence[: aside.start()], statement)
+    unlabelled = [sentence[label.end() :]] if label is not None else []
+    if triple is None and unlabelled:
+        triple = _clause_triple(unlabelled[0], statement)
+    for text in [*unlabelled, sentence]:
+        aside = ASIDE.search(text)
+        if triple is None and aside is not None:
+            triple = _clause_triple(text[: aside.start()], statement)
     return triple
 
 
@@ -319,6 +321,9 @@ def _clause_triple(sentence: str, statement: str) -> Triple | None:
         return None
     bare = sentence
     sentence = FRAMES.sub("", ADVERBS.sub("", sentence))
+    negation = _negation(_strip_tail(sentence), statement, correction)
+    if negation is not None:  # "I am not allergic to X": no "not X" tail after a value
+        return negation
     previous = None
     negated_tail = NOT_PREV.search(sentence)
     if negated_tail:

@@ -74,7 +74,7 @@ TAIL = re.compile(
     # whom the value is shared with ("lives in Katowice with my stepdad Jerzy"): Katowice
     r"|\s+with\s+(?:my|his|her|their|our)\s+[^,;]{1,40}"
     r"|(?:\s+|,\s*)(?:now|nowadays|these days|lately|recently|again|instead|too|as well|"
-    r"for good|from now on|today|this week|this month|this year|since then|at the moment|"
+    r"for good|after all|from now on|today|this week|this month|this year|since then|at the moment|"
     r"right now|full[- ]time|for now|going forward|permanently|anymore|any more|yesterday|"
     r"for (?:years|ages|a while|months|weeks|a long time|\d+ (?:years|months|weeks))|"
     r"(?:\d+|a|an|one|two|three|a\s+couple\s+of|a\s+few|few|several)\s+"
@@ -112,8 +112,9 @@ PROGRESSIVE = re.compile(
 
 # Verbs that change a key without naming it, and the key they lean to when nothing else is known.
 SWITCH = (
-    r"(?:has\s+|have\s+)?(?:switched|changed|moved|migrated|converted|gone|went|transitioned"
+    r"(?:has\s+|have\s+)?(?:(?:switched|changed|moved|migrated|converted|gone|went|transitioned"
     r"|upgraded|downgraded|switch|change|move|migrate|set|updated|update)(?:\s+(?:over|on))?"
+    r"|moved\s+(?:down|back|across|away))"  # "moved down to Manchester"
 )
 
 USE = (
@@ -322,8 +323,9 @@ PATTERNS: list[tuple[re.Pattern[str], str | None]] = [
 
 NEGATIONS = [
     re.compile(
-        rf"^{SUBJ}\s+(?:no\s+longer|doesn't|does\s+not|don't|do\s+not|isn't|is\s+not|am\s+not)"
-        rf"\s+(?:use|uses|using|work\s+(?:at|for)|live\s+in|run\s+on|on)\s+{VAL}$"
+        rf"^{SUBJ}\s+(?:(?:is\s+|am\s+|are\s+)?no\s+longer|doesn't|does\s+not|don't|do\s+not|isn't"
+        r"|is\s+not|am\s+not)"
+        rf"\s+(?:use|uses|using|work\s+(?:at|for)|live\s+in|run\s+on|on|allergic\s+to)\s+{VAL}$"
     ),
     re.compile(
         rf"^{SUBJ}\s+(?:has\s+|have\s+)?(?:stopped|quit|dropped|abandoned)\s+(?:using\s+)?{VAL}$"
@@ -333,6 +335,15 @@ NEGATIONS = [
         rf"|cancell?ed|sold|gave\s+up(?:\s+on)?"
         rf"|given\s+up(?:\s+on)?|got\s+rid\s+of|moved\s+out\s+of|moved\s+away\s+from)"
         rf"\s+(?:(?:the|my|his|her|their)\s+)?(?P<val>{NAMED})$"
+    ),
+    # "Sam and I split up in March", "I broke up with Sam": the partner is gone
+    re.compile(
+        rf"^(?P<val>{NAMED})\s+and\s+(?P<my>I)\s+(?:have\s+)?(?:finally\s+)?(?:split\s+up|"
+        r"broke\s+up|separated|divorced|got\s+divorced)\b[^,;]{0,40}$"
+    ),
+    re.compile(
+        r"^(?P<my>I)\s+(?:have\s+)?(?:split\s+up|broke\s+up|separated)\s+(?:with|from)\s+"
+        rf"(?P<val>{NAMED})\b[^,;]{{0,40}}$"
     ),
     re.compile(rf"^{SUBJ}(?:'s|’s)\s+{REL}\s+is\s+(?:no\s+longer|not)\s+{VAL}$"),
     re.compile(rf"^(?P<my>my)\s+{REL}\s+is\s+(?:no\s+longer|not)\s+{VAL}$", re.I),
@@ -486,8 +497,10 @@ SPLICE = re.compile(
 )
 # A note with no subject that opens on a change verb is the writer's ("Switched to Neovim").
 DIARY = re.compile(
-    r"^(?=(?:switched|changed|moved|migrated|converted|upgraded|downgraded|transitioned)"
-    r"\s+(?:over\s+)?(?:to|from|back)\b)",
+    r"^(?=(?:(?:finally|just|recently|eventually|also|anyway)\s+)?"
+    r"(?:got\s+(?=(?:moved|switched|transferred)\b))?"
+    r"(?:switched|changed|moved|migrated|converted|upgraded|downgraded|transitioned|"
+    r"transferred)\s+(?:over\s+)?(?:to|from|back)\b)",
     re.IGNORECASE,
 )
 

@@ -49,6 +49,6 @@ HAS_DONE = re.compile(
     r"(?=(?!(?:based|located|engaged|married|interested|involved|obsessed|related|scared|"
     r"excited|tired|bored|retired|qualified|employed|settled|booked|registered|signed)\b)"
     r"(?:[a-z]{2,}ed|left|gone|been|got|taken|become|begun|made|found|bought|sold|quit|run)\s+"
-    r"(?:to|at|from|in|into|over|on|with|for|the|a|an|my|his|her|their|our|up|back|out|"
+    r"(?:to|at|from|in|into|over|on|with|for|the|a|an|my|his|her|their|our|up|down|back|out|"
     rf"[{UPPER}]\w*)\b)"
 )

@@ -29,7 +29,9 @@ _ARROW = re.compile(
 _NO_LONGER = re.compile(
     rf"^(?:(?P<subj>{NAME}|I)\s+(?:am|is|are|'m|’m)\s+)?(?:not|no\s+longer|no\s+more)"
     rf"(?:\s+(?:on|using|with|in|at))?\s+(?P<prev>{_PART})(?:\s+(?:anymore|any\s+more))?"
-    rf"\s*[,;:—–-]+\s*(?:(?:it's|it’s|it\s+is|now|but)\s+)?(?P<val>{_PART})(?:\s+now)?$",
+    rf"\s*[,;:—–-]+\s*(?:(?:it's|it’s|it\s+is|now|but)\s+)?"
+    # a value, not a clause of its own ("not allergic to X, the test came back negative")
+    rf"(?=\S)(?!.*\b(?:is|was|were|are|has|had)\b|the\s+[a-z]+\s+[a-z]+)(?P<val>{_PART})(?:\s+now)?$",
     re.IGNORECASE,
 )
 _SUBJECTLESS = re.compile(
