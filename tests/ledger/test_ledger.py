@@ -7,6 +7,7 @@ from datetime import UTC, datetime, timedelta
 import pytest
 
 from mnemex import ConflictError, InvalidInputError, MemoryStore, NotFoundError
+from mnemex.ledger import infer
 from tests.conftest import FakeClock
 
 T0 = datetime(2026, 1, 1, 12, 0, tzinfo=UTC)
@@ -155,6 +156,19 @@ def test_a_key_only_others_hold_gives_way_to_the_key_of_the_value_left(store: Me
     store.save("so Nadia changed her bread shop, it's Jolene now instead of Bread Ahead",
                observed_at=day(4))  # fmt: skip
     assert {(f.relation, f.object) for f in store.facts("Nadia")} == {("bakery", "Jolene")}
+
+
+def test_a_key_with_a_generic_word_more_is_the_same_key(store: MemoryStore) -> None:
+    """ "deploys" and "deploy_tool" name one attribute (cosine 0.53: no match by meaning); a
+    key that adds a word of its own ("staging_database", "database") does not."""
+    store.save("We deploy with Argo CD.", observed_at=day(0))
+    store.save("We've moved deploys over to Flux.", observed_at=day(3))
+    assert {(f.relation, f.object) for f in store.facts("user")} == {("deploy_tool", "Flux")}
+    store.save("Our on-call rotation is PagerDuty.", observed_at=day(4))
+    store.save("We ditched PagerDuty for Opsgenie last sprint.", observed_at=day(5))
+    assert [f.object for f in store.facts("user", "on_call_rotation")] == ["Opsgenie"]
+    assert infer._variant("deploy", "deploy_tool") and infer._variant("bank_app", "bank")
+    assert not infer._variant("database", "staging_database")
 
 
 def test_search_excludes_superseded_unless_history_or_as_of(store: MemoryStore) -> None:

@@ -76,6 +76,9 @@ def _read(text: str) -> list[tuple[str, str | None, str]]:
         ("My daughter Maya goes to Oakfield Primary", [("Maya", "school", "Oakfield Primary")]),
         ("Maya started at Hillcrest Secondary", [("Maya", "school", "Hillcrest Secondary")]),
         ("I bank with Barclays", [(USER, "bank", "Barclays")]),
+        # a lasting condition said with "I am", its modifier kept
+        ("I am lactose intolerant", [(USER, "condition", "lactose intolerant")]),
+        ("Sam is coeliac", [("Sam", "condition", "coeliac")]),
         ("I am on the urban greening team", [(USER, "team", "urban greening")]),
         # A participle goes on with its clause's subject, a person's name after "reporting to".
         (
@@ -122,6 +125,7 @@ def test_cores_state_what_the_clause_states(
         "Work has been a rollercoaster lately",
         "I might join Acme, reporting to Sam Lee",  # the clause's plan is the participle's
         "I spent the morning reporting to the board",  # a manager is a person by name
+        "I am intolerant of fools",  # intolerant of what, the modifier says
         "Maya goes to the gym on Fridays",  # a school is known by its name
         "I started at the shop in May",
         # what was, not what is

@@ -352,10 +352,10 @@ def test_a_note_that_opens_on_a_verb_is_the_writers_in_each_clause() -> None:
 @pytest.mark.parametrize(
     ("text", "expected"),
     [
-        # someone else makes the change; the writer's value changes
+        # someone else makes the change; the writer's value changes (a medicine: the medication)
         (
             "Neurologist switched me from sumatriptan to rizatriptan, apparently it works faster.",
-            [(USER, None, "rizatriptan")],
+            [(USER, "medication", "rizatriptan")],
         ),
         (
             "Callum got promoted to head of sound at the Quayside Players!",
@@ -510,6 +510,11 @@ def test_a_departure_after_a_comma_is_a_clause_of_its_own() -> None:
         ),
         # "'s" before a participle and where it leads is "has"
         ("Dean's joined Huon Aquaculture.", ("Dean", "employer", "Huon Aquaculture")),
+        # a medicine is a medication whatever it is taken for; a teacher works where they teach
+        ("I'm on levothyroxine for my thyroid.", (USER, "medication", "levothyroxine")),
+        ("I teach chemistry at Oakwood Academy.", (USER, "employer", "Oakwood Academy")),
+        # a hyphenated key may open on a preposition
+        ("Our on-call rotation is PagerDuty.", (USER, "on_call_rotation", "PagerDuty")),
         ("Hannah's moved down to Manchester for work.", ("Hannah", None, "Manchester")),
         # the person after the role, and "up here" says where
         (

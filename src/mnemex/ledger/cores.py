@@ -15,7 +15,8 @@ A few everyday predicates name their key through their own words, each with the 
 value it takes (`PREDICATES`): "drive" a car, "allergic to" an allergy, "take" a medicine,
 "work as" or "be" an occupation (a role) and "at" a name (an employer), "have" or "adopt" an
 animal (a pet, by its name), "be" a diet, "live in" a neighbourhood, "go to", "attend" or
-"start at" a school by its name, "bank with" a bank. Any other core is read by
+"start at" a school by its name, "bank with" a bank, "be" a lasting condition ("lactose
+intolerant"). Any other core is read by
 the statement patterns, and kept when it names a value or a key of a known kind, or a change
 from a value it names. ledger/save.py adds these readings to the patterns' own; where the
 anchors (ledger/anchor.py) read the same clause off the ledger's values as another key, the
@@ -61,7 +62,7 @@ PREDICATES: dict[tuple[str, str], tuple[str, ...]] = {
     ("take", ""): ("medication",),
     ("work", "as"): ("role",),
     ("start", "as"): ("role",),
-    ("be", ""): ("diet", "role"),
+    ("be", ""): ("diet", "role", "condition"),
     ("go", ""): ("diet",),
     ("become", ""): ("diet", "role"),
     ("be", "at"): ("employer",),
@@ -87,6 +88,10 @@ _ONTO = frozenset(["", "on", "onto", "to", "into"])
 _DETERMINERS = frozenset("the a an my our his her their this that".split())
 SCHOOLS = frozenset("school primary secondary academy college nursery kindergarten high".split())
 AREAS = frozenset("neighbourhood neighborhood district quarter suburb borough".split())
+# Lasting conditions said with "I am": "lactose intolerant", "coeliac", "asthmatic".
+CONDITIONS = frozenset(
+    "intolerant coeliac celiac diabetic asthmatic epileptic anaemic anemic".split()
+)
 DIETS = frozenset(
     """vegetarian vegan pescatarian pescetarian keto paleo flexitarian halal kosher
     gluten-free dairy-free plant-based""".split()
@@ -265,7 +270,8 @@ def _complement(
     elif word.dep == "acomp":
         adjective = word.text.casefold()
         text = f"{head} {word.text}"
-        out.append(Core(owner, text, word.text, (lemma, ""), adjective, None, state=True))
+        value = _phrase(words, children, c)  # "lactose intolerant"
+        out.append(Core(owner, text, value, (lemma, ""), adjective, None, state=True))
         for p, o in [*_preps(words, children, c), *_misread(words, children, c, adjective)]:
             predicate = (adjective, words[p].text.casefold())  # "allergic to penicillin"
             lead = f"{head} {word.text} {words[p].text}"
@@ -517,6 +523,8 @@ def _fits(relation: str, core: Core) -> bool:
         return core.proper
     if relation == "employer":  # "an electrician with Lonestar Grid", not "a dog with fleas"
         return occupation(core.via) and core.value[:1].isupper()
+    if relation == "condition":  # "lactose intolerant", not "intolerant of fools"
+        return core.head in CONDITIONS and (core.head != "intolerant" or " " in core.value)
     return True
 
 

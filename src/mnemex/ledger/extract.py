@@ -11,7 +11,7 @@ import dataclasses
 import re
 from dataclasses import dataclass, field
 
-from mnemex.gazetteer import ROLE_NOUNS
+from mnemex.gazetteer import MEDICINE, ROLE_NOUNS
 from mnemex.ledger import kinds, shorthand
 from mnemex.ledger.patterns import (
     ABOUT,
@@ -430,6 +430,9 @@ def _triple(
         as_rel = None
         if not value:
             return None
+    medicine = clean_value(value[: as_rel.start()]) if as_rel else value
+    if relation is None and medicine and MEDICINE.fullmatch(medicine):
+        relation, value, as_rel = "medication", medicine, None  # "on levothyroxine for my thyroid"
     if as_rel and relation is None:  # "uses Kafka for messaging", "switched to Helix as her editor"
         relation = _relation(as_rel.group("rel"))
         value = clean_value(value[: as_rel.start()]) or ""
@@ -522,9 +525,11 @@ def _relation(text: str) -> str | None:
     cut = next((i for i, w in enumerate(words) if i and _cut(words, i)), len(words))
     relation = normalize_relation(" ".join(words[:cut]))
     parts = relation.split("_")
-    if not relation or relation in RELATION_STOP or len(parts) > 4 or parts[0] in NOT_KEY:
+    # "on-call rotation", "in-house counsel": no "on" before a key ("in-laws" are people)
+    hyphenated = bool(words) and "-" in words[0] and "law" not in words[0].casefold()
+    if not relation or relation in RELATION_STOP or len(parts) > 4:
         return None
-    return relation
+    return None if parts[0] in NOT_KEY and not hyphenated else relation
 
 
 # A machine named as code names it, then what it is: "the heron-prod-2 box", "db-07 server".

@@ -26,6 +26,12 @@ from mnemex.text import names_value, same_value, value_key
 
 SHARED_KEYS = 50  # the store's most used relations that any subject's statement may join
 HELD_VALUES = 100_000  # a subject's facts holding one value, read for a key guess (all, really)
+# Words a key may add to the name of what it holds without naming another attribute: the
+# "deploy" of "moved deploys over to Flux" is the "deploy_tool" that holds Argo CD (their
+# names' cosine, 0.53, is far below the review threshold).
+_GENERIC_HEADS = frozenset(
+    "tool app application service provider platform system software client program setup".split()
+)
 Decision = Literal["exact", "alias", "auto", "review", "new", "inferred", "suggested", "unresolved"]
 
 
@@ -74,6 +80,9 @@ def choose_named(
         if target is None:
             return KeyChoice(relation, "new", 1.0)
         return KeyChoice(target, "alias", 1.0, original=relation)
+    variant = next((key for key in own if _variant(relation, key)), None)
+    if variant is not None:
+        return KeyChoice(variant, "auto", settings.relation_auto_threshold, original=relation)
     # The store's common keys are candidates too, so one subject's "home city" can join the
     # "city" everyone else has instead of starting a synonym key; but a close key of the
     # subject's own always comes first (it is the value a new statement may supersede).
@@ -111,6 +120,13 @@ def choose_named(
     # back: nothing of this subject would be superseded, so it starts a key of its own. A key
     # its writer named stays as sure as the writer: only a read key is as unsure as the match.
     return KeyChoice(relation, "new", 1.0 if triple.confidence >= 1.0 else 1.0 - score)
+
+
+def _variant(stated: str, key: str) -> bool:
+    """Whether one key is the other with generic words added ("deploy", "deploy_tool")."""
+    a, b = set(stated.split("_")), set(key.split("_"))
+    small, big = (a, b) if len(a) < len(b) else (b, a)
+    return small < big and big - small <= _GENERIC_HEADS
 
 
 def _holding(facts: list[Fact], value: str | None) -> str | None:

@@ -82,7 +82,8 @@ TAIL = re.compile(
     r"(?:over|during|at|by|since|from|on|in)\s+the\s+(?:weekend|holidays?|break|"
     r"(?:start|end|beginning|middle)\s+of\s+(?:the|this|last)\s+(?:week|month|year))|"
     r"(?:since|as of|starting|from|in|on|last|this|next|earlier)\s+(?:\w+\s?){0,3}?(?:\d{4}|"
-    rf"week|weekend|month|quarter|year|night|morning|evening|spring|summer|autumn|fall|winter|{DAYS}|"
+    r"week|weekend|month|quarter|sprint|term|semester|year|night|morning|evening|spring|"
+    rf"summer|autumn|fall|winter|{DAYS}|"
     rf"{MONTHS})))$",
     re.IGNORECASE,
 )
@@ -287,6 +288,11 @@ PATTERNS: list[tuple[re.Pattern[str], str | None]] = [
     ),
     (re.compile(rf"^{SUBJ}{NOW}\s+is\s+(?:owned|maintained|led)\s+by\s+{VAL}$"), "owner"),
     (re.compile(rf"^{SUBJ}{NOW}\s+(?:codes|writes code|programs)\s+in\s+{VAL}$"), "language"),
+    # "I teach chemistry at Oakwood Academy": where the teacher works
+    (
+        re.compile(rf"^{SUBJ}{NOW}\s+teach(?:es)?\s+[a-zA-Z0-9 -]{{1,30}}?\s+at\s+(?P<val>{NAMED})$"),
+        "employer",
+    ),
     # "Alice switched to Helix", "I moved to Berlin", "Bob now uses Postgres"
     (re.compile(rf"^{SUBJ}{NOW}\s+{SWITCH}{FROM}\s+(?:to|over\s+to)\s+{VAL}$"), "?switch"),
     (re.compile(rf"^{SUBJ}{NOW}\s+(?:has\s+)?relocated{FROM}\s+to\s+{VAL}$"), "city"),

@@ -31,7 +31,8 @@ _NO_LONGER = re.compile(
     rf"(?:\s+(?:on|using|with|in|at))?\s+(?P<prev>{_PART})(?:\s+(?:anymore|any\s+more))?"
     rf"\s*[,;:—–-]+\s*(?:(?:it's|it’s|it\s+is|now|but)\s+)?"
     # a value, not a clause of its own ("not allergic to X, the test came back negative")
-    rf"(?=\S)(?!.*\b(?:is|was|were|are|has|had)\b|the\s+[a-z]+\s+[a-z]+)(?P<val>{_PART})(?:\s+now)?$",
+    r"(?=\S)(?!.*\b(?:is|was|were|are|has|had)\b|the\s+[a-z]+\s+[a-z]+)"
+    rf"(?P<val>{_PART})(?:\s+now)?$",
     re.IGNORECASE,
 )
 _SUBJECTLESS = re.compile(
