@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 
 from mnemex.gazetteer import MEDICINE, ROLE_NOUNS
 from mnemex.ledger import kinds, shorthand
+from mnemex.ledger.negations import NEGATIONS
 from mnemex.ledger.patterns import (
     ABOUT,
     ADVERBS,
@@ -37,7 +38,6 @@ from mnemex.ledger.patterns import (
     LEADING_PREPOSITIONS,
     LINKS,
     NAMING,
-    NEGATIONS,
     NOT_KEY,
     NOT_NAMES,
     NOT_PREV,
