@@ -147,6 +147,18 @@ def test_an_allergy_found_not_to_be_one_is_retracted(store: MemoryStore) -> None
     assert store.facts("user", "allergy") == []
 
 
+def test_a_plan_and_a_word_like_both_change_nothing(store: MemoryStore) -> None:
+    """ "We'll do a few days at Freycinet in the school holidays" names the key "school" as a
+    plan; "Both kids go to ...": nobody is called Both."""
+    store.save("Kerry goes to Hillcrest Secondary.")
+    store.save("Bali's off, Kerry broke her ankle. We'll do a few days at Freycinet in the July "
+               "school holidays instead.")  # fmt: skip
+    store.save("Both kids go to Cygnet Primary.")
+    assert {(f.subject, f.object) for f in store.facts(relation="school")} == {
+        ("Kerry", "Hillcrest Secondary")
+    }
+
+
 def test_a_word_of_the_key_outranks_a_bare_where(store: MemoryStore) -> None:
     store.save("Carol lives in Oslo.")
     store.save("Carol's password manager is Bitwarden.")

@@ -87,9 +87,11 @@ _STARTERS = frozenset(
     these those there it he she they we you i what which who where when why how if but and or
     """.split()
 )
-# Clauses that wonder, plan or ask state no current value ("Alice might try Zed").
+# Clauses that wonder, plan or ask state no current value ("Alice might try Zed", "We'll do a
+# few days at Freycinet in the school holidays").
 _TENTATIVE = re.compile(
-    r"\b(?:whether|if|maybe|perhaps|might|may|could|should|would|considering|thinking\s+about|"
+    r"\b(?:whether|if|maybe|perhaps|might|may|could|should|would|will|['’]ll|considering|"
+    r"thinking\s+about|"
     r"wants?\s+to|plans?\s+to|planning|hopes?\s+to|tries|trying|try|asked|wonders?|unless|"
     r"recommend(?:s|ed)?|suggest(?:s|ed)?|advis(?:es|ed)|propos(?:es|ed)|urg(?:es|ed))\b",
     re.IGNORECASE,

@@ -492,7 +492,8 @@ NOT_NAMES = frozenset(
     """
     he she they it we you this that these those there the a an my our your his her their its
     what which who where when why how if then so but and or also here today yesterday everyone
-    someone nobody somebody no all please scratch update quick correction
+    someone nobody somebody no all both each every most many several please scratch update quick
+    correction
     """.split()
 )
 
