@@ -75,6 +75,11 @@ def _read(text: str) -> list[tuple[str, str | None, str]]:
         ("I take sertraline 50mg", [(USER, "medication", "sertraline")]),
         ("My daughter Maya goes to Oakfield Primary", [("Maya", "school", "Oakfield Primary")]),
         ("Maya started at Hillcrest Secondary", [("Maya", "school", "Hillcrest Secondary")]),
+        # "niece" parsed as a compound of the name, not an apposition: the name is the subject
+        (
+            "My niece Kerry goes to Hillcrest Secondary",
+            [("Kerry", "school", "Hillcrest Secondary")],
+        ),
         ("I bank with Barclays", [(USER, "bank", "Barclays")]),
         # a lasting condition said with "I am", its modifier kept
         ("I am lactose intolerant", [(USER, "condition", "lactose intolerant")]),

@@ -384,6 +384,11 @@ def _owner(words: Sequence[Word], children: list[list[int]], subject: int) -> st
     for a in children[subject]:
         if words[a].dep == "appos" and words[a].tag.startswith("NNP"):
             return _phrase(words, children, a)
+    if words[subject].tag.startswith("NNP") and any(
+        words[a].dep == "compound" and kinds.people_key(words[a].text.casefold())
+        for a in children[subject]
+    ):
+        return _phrase(words, children, subject, proper=True)  # "my niece Kerry", parsed so
     return _phrase(words, children, subject)
 
 
