@@ -301,8 +301,8 @@ def read_clause(sentence: str, statement: str) -> Triple | None:
     if triple is None and unlabelled:
         triple = _clause_triple(unlabelled[0], statement)
     for text in [*unlabelled, sentence]:
-        aside = ASIDE.search(text)
-        if triple is None and aside is not None:
+        aside = ASIDE.search(text) if triple is None else None
+        if aside is not None:
             triple = _clause_triple(text[: aside.start()], statement)
     return triple
 
@@ -332,8 +332,8 @@ def _clause_triple(sentence: str, statement: str) -> Triple | None:
     sentence = _strip_tail(sentence)
     if not sentence:
         return None
-    negation = _negation(sentence, statement, correction)
-    if negation is not None:
+    negation = _negation(sentence, statement, correction) if negated_tail else None
+    if negation is not None:  # the same sentence was read above when no tail was cut
         return negation
     for pattern, hint in PATTERNS:
         match = pattern.match(sentence)
@@ -430,12 +430,8 @@ def _triple(
         as_rel = None
         if not value:
             return None
-    medicine = clean_value(value[: as_rel.start()]) if as_rel else value
-    if relation is None and medicine and MEDICINE.fullmatch(medicine):
-        relation, value, as_rel = "medication", medicine, None  # "on levothyroxine for my thyroid"
-    if as_rel and relation is None:  # "uses Kafka for messaging", "switched to Helix as her editor"
-        relation = _relation(as_rel.group("rel"))
-        value = clean_value(value[: as_rel.start()]) or ""
+    if relation is None:
+        relation, value = _key_of_value(value, as_rel)
         if not value:
             return None
     verb_hint = None
@@ -476,6 +472,18 @@ def _triple(
         confidence=0.9 if relation else 0.7,
         verb=verb,
     )
+
+
+def _key_of_value(value: str, as_rel: re.Match[str] | None) -> tuple[str | None, str]:
+    """The key a value names itself when the statement names none, and the value: a medicine
+    is the medication ("on levothyroxine for my thyroid"); "for/as <key>" after it names its
+    key ("uses Kafka for messaging", "switched to Helix as her editor"). "" when none is left."""
+    before = clean_value(value[: as_rel.start()]) if as_rel else value
+    if before and MEDICINE.fullmatch(before):
+        return "medication", before
+    if as_rel:
+        return _relation(as_rel.group("rel")), before or ""
+    return None, value
 
 
 def _negation(sentence: str, statement: str, correction: bool) -> Triple | None:
