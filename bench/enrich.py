@@ -283,7 +283,9 @@ def score_pairs(pairs: Sequence[dict[str, Any]], settings: Settings) -> dict[str
     wrong: list[dict[str, Any]] = []
     for pair in pairs:
         with mnemex.open(":memory:", settings=settings) as store:
-            saved = [(text, store.save(text).memory) for text in pair.get("context", [])]
+            ids = [(text, store.save(text).id) for text in pair.get("context", [])]
+            # each memory as the store holds it once all are saved (links made later count)
+            saved = [(text, store.get(memory_id)) for text, memory_id in ids]
             a, b = _resolve(store, pair["a"], saved), _resolve(store, pair["b"], saved)
             merges = proposed_merges(store)
         same = a is not None and b is not None and (a.id == b.id or {a.id, b.id} in merges)

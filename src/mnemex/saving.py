@@ -24,11 +24,19 @@ from mnemex.decay.kinds import KINDS, NOTE
 from mnemex.embed import from_bytes
 from mnemex.engine import Engine, require
 from mnemex.errors import InvalidInputError
-from mnemex.graph import upkeep
+from mnemex.graph import backlink, upkeep
 from mnemex.ledger import assertion
 from mnemex.ledger import save as ledger
 from mnemex.ledger.extract import Extraction, names_own_key
-from mnemex.models import LIVE_STATUSES, PIN_TAG, Fact, Memory, MemoryStatus, SaveResult, new_id
+from mnemex.models import (
+    LIVE_STATUSES,
+    PIN_TAG,
+    Fact,
+    Memory,
+    MemoryStatus,
+    SaveResult,
+    new_id,
+)
 from mnemex.store.base import Tx
 
 SAVE_FIELDS = frozenset(
@@ -239,10 +247,24 @@ def store_vector(
         tx.put_embeddings([(memory_id, embedder.model_id, content_hash, vector, embedder.dim)])
 
 
-def link_entities(tx: Tx, memory_id: str, names: Sequence[str], now_us: int) -> None:
-    """Make the memory's entity links exactly these names (entities created as needed)."""
-    ids = [tx.upsert_entity(name, now=now_us)[0] for name in names]
-    tx.link_entities(memory_id, ids)
+def link_entities(tx: Tx, memory_id: str, names: Sequence[str], now_us: int) -> list[str]:
+    """Make the memory's entity links exactly these names (entities created as needed); the ids
+    of the entities it created."""
+    made = [tx.upsert_entity(name, now=now_us) for name in names]
+    tx.link_entities(memory_id, [entity_id for entity_id, _ in made])
+    return [entity_id for entity_id, new in made if new]
+
+
+def _write_enrichment(
+    tx: Tx, memory_id: str, draft: Draft, now: datetime, tenant: str, duplicate: bool
+) -> None:
+    """What analysis found (categories, aliases, relations), and the nodes it merged."""
+    if not draft.enrichment:
+        return
+    enrich.apply(tx, memory_id, draft.enrichment, now, tenant, exact_duplicate=duplicate)
+    merged = upkeep.fold_aliases(tx, draft.enrichment.get("entity_aliases", {}), now)
+    if merged:  # nodes this memory showed to be another name of its entities
+        draft.enrichment["merged_entities"] = merged
 
 
 def _reads_as_change(draft: Draft) -> bool:
@@ -351,12 +373,10 @@ def write_draft(
         tx.update_memory(repeated.id, reinforce.repeated(repeated, now, settings))
     tx.insert_memory(memory)
     store_vector(engine, tx, memory.id, draft.content_hash, vector)
-    link_entities(tx, memory.id, draft.entities, now_us)
-    if draft.enrichment:
-        enrich.apply(tx, memory.id, draft.enrichment, now, tenant, exact_duplicate=bool(duplicates))
-        merged = upkeep.fold_aliases(tx, draft.enrichment.get("entity_aliases", {}), now)
-        if merged:  # nodes this memory showed to be another name of its entities
-            draft.enrichment["merged_entities"] = merged
+    created = link_entities(tx, memory.id, draft.entities, now_us)
+    _write_enrichment(tx, memory.id, draft, now, tenant, bool(duplicates))
+    if created:  # names written before anything recognised them ("a note on healthroster")
+        backlink.link_earlier(tx, memory.id, list(tx.get_entities(created).values()))
     tx.log_event("save", now_us, memory.id, {"hash": draft.content_hash[:16]})
     result = SaveResult(id=memory.id, memory=engine.scored(memory, now_us))
     if repeated is not None:
