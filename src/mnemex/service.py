@@ -13,7 +13,7 @@ from typing import Any
 from mnemex import ingest as ingest_mod
 from mnemex import limits, saving
 from mnemex import stats as stats_mod
-from mnemex.analysis import enrich
+from mnemex.analysis import linking
 from mnemex.browsing import Browsing
 from mnemex.clock import Clock, system_clock, to_micros
 from mnemex.config import Settings
@@ -206,7 +206,7 @@ class MemoryStore(Browsing, Upkeep):
                 and settings.analysis_enrich
                 and settings.analysis_entities
             ):
-                changes["entities"] = enrich.refreshed_entities(
+                changes["entities"] = linking.refreshed_entities(
                     before.content, changes["content"], before.entities, settings
                 )
         now = self.now()

@@ -261,6 +261,21 @@ def test_a_lowercase_word_before_a_noun_is_a_persons_name_only_when_it_is_no_wor
     assert [e["entity_id"] for e in linked] == [rose.id]
 
 
+def test_a_known_acronym_written_out_names_its_node(mem_store: MemoryStore) -> None:
+    # CRRT is known; "continuous renal replacement therapy" spells it: one node, the long form
+    # its alias. "all pending items" spells a known API too, but "all" is no name word, and
+    # Amazon's EMR (a gazetteer name) is no "electronic medical record".
+    mem_store.save("CRRT filter clotted twice in 12 hours, tell Hamid", entities=["CRRT"])
+    mem_store.save("We moved the batch jobs to EMR", entities=["EMR"])
+    mem_store.save("API docs are stale", entities=["API"])
+    later = mem_store.save("My continuous renal replacement therapy competency expires in June")
+    assert later.memory.entities == ["CRRT"]
+    assert "continuous renal replacement therapy" in mem_store.entity("CRRT").aliases
+    for text in ("all pending items are in the tracker", "our electronic medical record is slow"):
+        linked = mem_store.save(text).memory.entities
+        assert "API" not in linked and "EMR" not in linked, text
+
+
 def test_a_person_span_joined_by_a_lowercase_word_is_split() -> None:
     """spaCy reads "Owen to Iyengar Institute" as one person; a particle stays in a name."""
     names = [m.text for m in entities.extract("Yoga Loft lost Owen to Iyengar Institute today.")]

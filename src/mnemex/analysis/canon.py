@@ -455,7 +455,7 @@ def voted(votes: Mapping[str, int]) -> str | None:
 
 
 # Words an acronym may skip: a title's connectors, and those of place and family names.
-_LINKING_WORDS = _CONNECTORS | {"de", "la", "du", "von", "van", "on", "at"}
+LINKING_WORDS = _CONNECTORS | {"de", "la", "du", "von", "van", "on", "at"}
 _NAME_PARTS = re.compile(rf"[{UPPER}][^\W\d_{UPPER}]*|[^\W\d_]+|\d+")
 
 
@@ -465,7 +465,7 @@ def initials(name: str, *, linking: bool = True) -> str:
     Research" -> "NCAR"."""
     parts = _NAME_PARTS.findall(name)
     if not linking:
-        parts = [p for p in parts if p.casefold() not in _LINKING_WORDS] or parts
+        parts = [p for p in parts if p.casefold() not in LINKING_WORDS] or parts
     return "".join(p[0].upper() for p in parts)
 
 

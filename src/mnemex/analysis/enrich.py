@@ -209,9 +209,12 @@ def _categories(
         if weak and guess is not None and sure is not None and guess[1] >= sure.sure[guess[0]]:
             unsure = guess[1] < VALUE_KIND_SURE
             vote_ = (guess[0], LEARNED_WEIGHT)  # the rules were weak: the model votes
-        relinked = normalize_name(text[m.start : m.end]) != normalize_name(m.text)
-        if vote_ is not None and vote_[1] == 1 and m.entity_id and relinked:
-            continue  # "Marcus" linked to Marcus Lee: the label of a first name says little
+        said = text[m.start : m.end]
+        relinked = m.entity_id and normalize_name(said) != normalize_name(m.text)
+        # "Marcus" linked to Marcus Lee: the label of a first name says little; an acronym
+        # written out (CRRT's "continuous renal replacement therapy") nothing
+        if vote_ is not None and relinked and (vote_[1] == 1 or canon.acronym_of(m.text, said)):
+            continue
         if vote_ is not None and name not in categories:
             categories[name], weights[name] = vote_
             if unsure:  # the ledger's key guess keeps to the rules' vote
@@ -257,6 +260,8 @@ def _entities(
             surfaces.setdefault(m.text, []).append(said)  # "Postgres" for PostgreSQL
         elif m.entity_id and canon.untitled(said) is not None:
             surfaces.setdefault(m.text, []).append(entities.clean(said))  # "Dr Walsh"
+        elif m.entity_id and canon.acronym_of(m.text, said):
+            surfaces.setdefault(m.text, []).append(said)  # "Advanced Life Support" for ALS
     spans = [(m.text, m.start, m.end) for m in named]
     declared = canon.declared_aliases(draft.content, spans)
     for name, extra in declared.items():
@@ -271,25 +276,6 @@ def _entities(
     if surfaces:
         filled["entity_aliases"] = surfaces
     return filled
-
-
-def refreshed_entities(
-    old_text: str, new_text: str, old_entities: Sequence[str], settings: Settings
-) -> list[str]:
-    """A memory's entities after its text was edited.
-
-    Names the old text mentioned and the new one does not are dropped; names never in the text
-    (given by the caller) stay; names the new text mentions join.
-    """
-
-    def mentioned(name: str, text: str) -> bool:
-        return normalize_name(name) in normalize_name(text)
-
-    kept = [e for e in old_entities if mentioned(e, new_text) or not mentioned(e, old_text)]
-    found = entities.extract(new_text, use_spacy=settings.analysis_spacy)
-    names = kept + [m.text[: settings.max_entity_chars] for m in found if m.named]
-    unique = {normalize_name(name): name for name in reversed(names)}
-    return list(reversed(unique.values()))[: settings.max_entities]
 
 
 def apply(

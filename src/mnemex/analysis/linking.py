@@ -1,14 +1,14 @@
 """Linking a message's names to the tenant's stored entities: known names get their stored
 spelling and id, and stored names NER missed are found again, unless the word is a common word
 that spells the name ("the delta between") or a first name the user calls family that would
-link to a stranger of that name."""
+link to a stranger of that name. Also the names an edited memory keeps."""
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
 from mnemex import gazetteer
-from mnemex.analysis import canon, described
+from mnemex.analysis import canon, described, entities
 from mnemex.analysis.entities import (
     WORD_RUN,
     Mention,
@@ -17,6 +17,7 @@ from mnemex.analysis.entities import (
     tag_at,
 )
 from mnemex.analysis.words import dictionary_words
+from mnemex.config import Settings
 from mnemex.models import Entity
 from mnemex.text import STOPWORDS, normalize_name
 
@@ -92,4 +93,83 @@ def link(
         extra.append(
             Mention(entity.name, entity.category or "KNOWN", start, end, "store", entity.id)
         )
-    return merge(mentions + extra)
+    return merge(mentions + extra + _expansions(text, mentions + extra, lookup, words))
+
+
+# Tags of the words a written-out name is made of: adjectives, nouns, participles
+# ("continuous renal replacement therapy", "Ventilator-associated pneumonia").
+_NAME_WORD_TAGS = frozenset({"JJ", "NN", "NNS", "NNP", "NNPS", "VBN", "VBG"})
+_LONGEST_ACRONYM = 5
+
+
+def _runs(text: str, words: Sequence[Token]) -> dict[str, tuple[int, int]]:
+    """Acronyms of three to five letters that runs of name words spell, with where the first
+    such run is: adjectives, nouns and participles where they stand, with linking words
+    inside ("all pending items" spells no API: "all" is no name word)."""
+    runs = list(WORD_RUN.finditer(text))
+    found: dict[str, tuple[int, int]] = {}
+    for i in range(len(runs)):
+        for j in range(i + 1, min(i + 2 * _LONGEST_ACRONYM, len(runs))):
+            start, end = runs[i].start(), runs[j].end()
+            said = text[start:end]
+            inner = [r.group(0).casefold() for r in runs[i : j + 1]]
+            if inner[0] in STOPWORDS or inner[-1] in STOPWORDS:
+                continue
+            if not said.replace(" ", "").replace("-", "").isalpha():
+                break
+            tags = [tag_at(words, r.start(), r.end()) for r in runs[i : j + 1]]
+            if not all(
+                tag in _NAME_WORD_TAGS or word in canon.LINKING_WORDS
+                for tag, word in zip(tags, inner, strict=True)
+            ):
+                break
+            for short in {canon.initials(said), canon.initials(said, linking=False)}:
+                if 3 <= len(short) <= _LONGEST_ACRONYM:
+                    found.setdefault(short, (start, end))
+    return found
+
+
+def _expansions(
+    text: str, mentions: list[Mention], lookup: Lookup, words: Sequence[Token] | None
+) -> list[Mention]:
+    """The tenant's acronyms written out: a run of name words whose initials spell an acronym
+    the store knows ("continuous renal replacement therapy" beside CRRT, "Advanced Life
+    Support" beside ALS) names that node, and the run becomes its alias; not across a name
+    already found, nor for an acronym the gazetteer knows as a name of its own (EMR)."""
+    found = {} if words is None else _runs(text, words)
+    known = lookup(list(found)) if found else {}
+    extra = []
+    for short, (start, end) in found.items():
+        entity = known.get(short)
+        if entity is None or entity.name != short or not canon.acronym_of(short, text[start:end]):
+            continue
+        if short.casefold() in gazetteer.canonical_map():
+            continue  # Amazon's EMR is no "electronic medical record"
+        if any(
+            m.start < end and start < m.end and m.entity_id not in (None, entity.id)
+            for m in mentions
+        ):
+            continue
+        extra.append(
+            Mention(entity.name, entity.category or "KNOWN", start, end, "store", entity.id)
+        )
+    return extra
+
+
+def refreshed_entities(
+    old_text: str, new_text: str, old_entities: Sequence[str], settings: Settings
+) -> list[str]:
+    """A memory's entities after its text was edited.
+
+    Names the old text mentioned and the new one does not are dropped; names never in the text
+    (given by the caller) stay; names the new text mentions join.
+    """
+
+    def mentioned(name: str, text: str) -> bool:
+        return normalize_name(name) in normalize_name(text)
+
+    kept = [e for e in old_entities if mentioned(e, new_text) or not mentioned(e, old_text)]
+    found = entities.extract(new_text, use_spacy=settings.analysis_spacy)
+    names = kept + [m.text[: settings.max_entity_chars] for m in found if m.named]
+    unique = {normalize_name(name): name for name in reversed(names)}
+    return list(reversed(unique.values()))[: settings.max_entities]
