@@ -75,6 +75,11 @@ def _read(text: str) -> list[tuple[str, str | None, str]]:
         ("I take sertraline 50mg", [(USER, "medication", "sertraline")]),
         ("My daughter Maya goes to Oakfield Primary", [("Maya", "school", "Oakfield Primary")]),
         ("Maya started at Hillcrest Secondary", [("Maya", "school", "Hillcrest Secondary")]),
+        # a name that is no school's is where a job starts, with the role it starts as
+        (
+            "Priya started at Stripe as a designer",
+            [("Priya", "employer", "Stripe"), ("Priya", "role", "designer")],
+        ),
         # "niece" parsed as a compound of the name, not an apposition: the name is the subject
         (
             "My niece Kerry goes to Hillcrest Secondary",
@@ -133,6 +138,8 @@ def test_cores_state_what_the_clause_states(
         "I am intolerant of fools",  # intolerant of what, the modifier says
         "Maya goes to the gym on Fridays",  # a school is known by its name
         "I started at the shop in May",
+        "The race started at Hyde Park",  # a race is nobody's name
+        "I started at nine",
         # what was, not what is
         "Back when I was with CN I was a conductor out of Symington Yard",
         "Dean was at Cygnet Hardware for eight years",

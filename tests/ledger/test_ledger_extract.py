@@ -64,6 +64,11 @@ def test_common_forms(text: str, expected: tuple[str, str | None, str]) -> None:
 def test_a_verb_and_its_object_is_no_value() -> None:
     found = extract_facts("I've accepted an offer from Greenway Studio as a senior architect.")
     assert all(not t.value.startswith("accepted") for t in found)
+    # "has started at Stripe as a designer" is a verb's perfect, not "has X as a key"
+    found = extract_facts("Priya has started at Stripe as a designer.")
+    assert all(not t.value.startswith("started") for t in found)
+    [mentor] = extract_facts("Priya has Tom as a mentor.")
+    assert (mentor.relation, mentor.value) == ("mentor", "Tom")
 
 
 def test_corrections_and_retractions() -> None:

@@ -526,8 +526,10 @@ def _fits(relation: str, core: Core) -> bool:
         return core.head in ROLE_NOUNS or (core.noun and occupation(core.head))
     if relation == "manager":  # "reporting to Ada Nwosu", not "reports to the board"
         return core.proper
-    if relation == "employer":  # "an electrician with Lonestar Grid", not "a dog with fleas"
-        return occupation(core.via) and core.value[:1].isupper()
+    if relation == "employer":  # "an electrician with Lonestar Grid", not "a dog with fleas";
+        # "started at Stripe", a name that is no school's
+        started = core.predicate == ("start", "at") and core.proper and core.head not in SCHOOLS
+        return (started or occupation(core.via)) and core.value[:1].isupper()
     if relation == "condition":  # "lactose intolerant", not "intolerant of fools"
         return core.head in CONDITIONS and (core.head != "intolerant" or " " in core.value)
     return True

@@ -299,8 +299,11 @@ PATTERNS: list[tuple[re.Pattern[str], str | None]] = [
     (re.compile(rf"^{SUBJ}{NOW}\s+{SWITCH}{FROM}\s+(?:to|over\s+to)\s+{VAL}$"), "?switch"),
     (re.compile(rf"^{SUBJ}{NOW}\s+(?:has\s+)?relocated{FROM}\s+to\s+{VAL}$"), "city"),
     (re.compile(rf"^{SUBJ}{NOW}\s+{USE}\s+{VAL}$"), "?use"),
-    (  # "Bob has Emacs as his editor": "has" only with the key named
-        re.compile(rf"^{SUBJ}{NOW}\s+(?:has|have)\s+{VAL}\s+as\s+(?:{PRON}\s+)?{REL}$"),
+    (  # "Bob has Emacs as his editor": "has" only with the key named; not "has started at
+        # Stripe as a designer", a verb's perfect
+        re.compile(
+            rf"^{SUBJ}{NOW}\s+(?:has|have)\s+(?![a-z]+ed\s){VAL}\s+as\s+(?:{PRON}\s+)?{REL}$"
+        ),
         None,
     ),
     (
