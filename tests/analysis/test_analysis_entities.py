@@ -274,6 +274,8 @@ def test_a_known_acronym_written_out_names_its_node(mem_store: MemoryStore) -> N
     for text in ("all pending items are in the tracker", "our electronic medical record is slow"):
         linked = mem_store.save(text).memory.entities
         assert "API" not in linked and "EMR" not in linked, text
+    mem_store.save("We run everything on AWS")
+    assert "AWS" in mem_store.save("Amazon Web Services bill went up again").memory.entities
 
 
 def test_a_person_span_joined_by_a_lowercase_word_is_split() -> None:

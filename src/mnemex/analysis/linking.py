@@ -107,26 +107,33 @@ def _runs(text: str, words: Sequence[Token]) -> dict[str, tuple[int, int]]:
     such run is: adjectives, nouns and participles where they stand, with linking words
     inside ("all pending items" spells no API: "all" is no name word)."""
     runs = list(WORD_RUN.finditer(text))
+    said = [r.group(0).casefold() for r in runs]
+    naming = [
+        tag_at(words, r.start(), r.end()) in _NAME_WORD_TAGS or word in canon.LINKING_WORDS
+        for r, word in zip(runs, said, strict=True)
+    ]
     found: dict[str, tuple[int, int]] = {}
     for i in range(len(runs)):
         for j in range(i + 1, min(i + 2 * _LONGEST_ACRONYM, len(runs))):
-            start, end = runs[i].start(), runs[j].end()
-            said = text[start:end]
-            inner = [r.group(0).casefold() for r in runs[i : j + 1]]
-            if inner[0] in STOPWORDS or inner[-1] in STOPWORDS:
+            if not naming[j] or not text[runs[j - 1].end() : runs[j].start()].isspace():
+                break  # a word no name holds, or a comma between
+            if said[i] in STOPWORDS or said[j] in STOPWORDS or not naming[i]:
                 continue
-            if not said.replace(" ", "").replace("-", "").isalpha():
+            start, end = runs[i].start(), runs[j].end()
+            phrase = text[start:end]
+            if not phrase.replace(" ", "").replace("-", "").isalpha():
                 break
-            tags = [tag_at(words, r.start(), r.end()) for r in runs[i : j + 1]]
-            if not all(
-                tag in _NAME_WORD_TAGS or word in canon.LINKING_WORDS
-                for tag, word in zip(tags, inner, strict=True)
-            ):
-                break
-            for short in {canon.initials(said), canon.initials(said, linking=False)}:
+            for short in {canon.initials(phrase), canon.initials(phrase, linking=False)}:
                 if 3 <= len(short) <= _LONGEST_ACRONYM:
                     found.setdefault(short, (start, end))
     return found
+
+
+def _titled(phrase: str) -> bool:
+    """Whether every word of the phrase but a linking word starts with a capital."""
+    return all(
+        w[:1].isupper() for w in phrase.replace("-", " ").split() if w not in canon.LINKING_WORDS
+    )
 
 
 def _expansions(
@@ -135,7 +142,8 @@ def _expansions(
     """The tenant's acronyms written out: a run of name words whose initials spell an acronym
     the store knows ("continuous renal replacement therapy" beside CRRT, "Advanced Life
     Support" beside ALS) names that node, and the run becomes its alias; not across a name
-    already found, nor for an acronym the gazetteer knows as a name of its own (EMR)."""
+    already found, and for an acronym the gazetteer knows as a name of its own (AWS, EMR) only
+    a run written as a name ("Amazon Web Services", not "electronic medical record")."""
     found = {} if words is None else _runs(text, words)
     known = lookup(list(found)) if found else {}
     extra = []
@@ -143,8 +151,8 @@ def _expansions(
         entity = known.get(short)
         if entity is None or entity.name != short or not canon.acronym_of(short, text[start:end]):
             continue
-        if short.casefold() in gazetteer.canonical_map():
-            continue  # Amazon's EMR is no "electronic medical record"
+        if short.casefold() in gazetteer.canonical_map() and not _titled(text[start:end]):
+            continue  # Amazon's EMR is no "electronic medical record"; AWS "Amazon Web Services"
         if any(
             m.start < end and start < m.end and m.entity_id not in (None, entity.id)
             for m in mentions

@@ -16,6 +16,7 @@ memory already links ("Breathe Easy" in "Breathe Easy VAP audit").
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -26,7 +27,7 @@ from mnemex.models import Entity
 from mnemex.store.base import MemoryFilter, Tx
 from mnemex.text import STOPWORDS, normalize_name
 
-SCANNED = 50  # earlier memories read per new entity, best lexical match first
+SCANNED = 20  # earlier memories read per new entity, best lexical match first
 _SHORTEST = 4  # characters of a one-word name: "IV", "Tue" are too short to find safely
 
 
@@ -97,24 +98,32 @@ def _inside_linked(form: list[str], linked: Sequence[str]) -> bool:
     return any(name in normalize_name(other) and name != normalize_name(other) for other in linked)
 
 
+@functools.cache
+def _ambiguous() -> frozenset[str]:
+    return frozenset(normalize_name(name) for name in gazetteer.ambiguous())
+
+
 def link_earlier(tx: Tx, memory_id: str, created: Sequence[Entity]) -> list[str]:
     """Link each new entity to the earlier memories that write its name; the ids linked."""
     linked_ids: list[str] = []
     common = dictionary_words()
-    ambiguous = {normalize_name(n) for n in gazetteer.ambiguous()}
+    ambiguous = _ambiguous()
     for entity in created:
         if entity.expired_at is not None:
             continue  # folded into another node by this same save
         forms = _forms(entity)
         if not forms:
             continue
-        words = (normalize_name(w) for form in forms for w in form)
-        terms = [w for w in dict.fromkeys(words) if w not in STOPWORDS]
+        # each form as one term: a phrase to FTS5 ("aire unit"), its words to PostgreSQL's BM25
+        terms = list(dict.fromkeys(normalize_name(" ".join(form)) for form in forms))
         hits = [i for i, _ in tx.lexical_search(terms, SCANNED, MemoryFilter()) if i != memory_id]
         memories = tx.get_memories(hits)
         links = tx.memory_entity_ids(hits)
         for memory in (memories[i] for i in hits if i in memories):
-            if entity.id in links.get(memory.id, []):
+            folded = normalize_name(memory.content)
+            if entity.id in links.get(memory.id, []) or not any(
+                normalize_name(" ".join(form)) in folded for form in forms
+            ):
                 continue
             exact = normalize_name(entity.name) in ambiguous
             if not any(
