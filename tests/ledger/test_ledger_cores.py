@@ -139,6 +139,8 @@ def test_cores_state_what_the_clause_states(
         "Maya goes to the gym on Fridays",  # a school is known by its name
         "I started at the shop in May",
         "The race started at Hyde Park",  # a race is nobody's name
+        # a school may be named in any language: a job is said by the role it starts as
+        "Defne started at Minik Adımlar Anaokulu this week",
         "I started at nine",
         # what was, not what is
         "Back when I was with CN I was a conductor out of Symington Yard",

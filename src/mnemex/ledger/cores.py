@@ -489,7 +489,8 @@ def _named_subject(subject: str) -> bool:
 
 
 def _predicate_triple(core: Core, statement: str) -> Triple | None:
-    relation = next((r for r in PREDICATES.get(core.predicate, ()) if _fits(r, core)), None)
+    keys = PREDICATES.get(core.predicate, ())
+    relation = next((r for r in keys if _fits(r, core, statement)), None)
     if relation is None and core.head in TEAMS and core.predicate[1] in _ONTO:
         relation = "team" if _fits("team", core) else None  # "joined", "moved onto" a team
     if relation is None:
@@ -504,7 +505,7 @@ def _predicate_triple(core: Core, statement: str) -> Triple | None:
     return Triple(core.subject, relation, cleaned, statement, previous=previous, confidence=0.8)
 
 
-def _fits(relation: str, core: Core) -> bool:
+def _fits(relation: str, core: Core, statement: str = "") -> bool:
     """Whether the complement is a value of the kind the predicate's key takes."""
     if relation == "neighbourhood":  # "in the Mueller neighbourhood"; a city is the patterns'
         return core.head in AREAS
@@ -527,14 +528,17 @@ def _fits(relation: str, core: Core) -> bool:
     if relation == "manager":  # "reporting to Ada Nwosu", not "reports to the board"
         return core.proper
     if relation == "employer":  # "an electrician with Lonestar Grid", not "a dog with fleas";
-        # "started at Stripe", a name that is no school's
+        # "started at Stripe as a designer": a job by the role it starts as, for a school may
+        # be named in any language ("Defne started at Minik Adımlar Anaokulu")
         started = core.predicate == ("start", "at") and core.proper and core.head not in SCHOOLS
+        started = started and _STARTS_AS.search(statement) is not None
         return (started or occupation(core.via)) and core.value[:1].isupper()
     if relation == "condition":  # "lactose intolerant", not "intolerant of fools"
         return core.head in CONDITIONS and (core.head != "intolerant" or " " in core.value)
     return True
 
 
+_STARTS_AS = re.compile(r"\bstart(?:s|ed|ing)?\b.*\bas\s+(?:an?|the|our|their|his|her)\s", re.I)
 # Nouns of people by what they do: "-er", "-or", "-ist", "-ian" and a few whole words.
 _AGENT = ("er", "or", "ist", "ian", "ant", "ent")
 _TRADES = frozenset(
