@@ -1,17 +1,19 @@
 """Earlier memories that wrote a new entity's name: linked to it when it is created.
 
 A name is often written before anything recognises it: "she's put a note on healthroster"
-before "Rota for March is up on HealthRoster", "aire unit is 14 beds now" before "The Aire Unit
-gets 2 extra beds". When a save creates an entity, the tenant's earlier memories that write its
-name or an alias (in any case, with or without accents) and link nothing of that name are
-linked to it, so the node gathers every memory that names it and `search(entity=...)` finds
+before "Rota for March is up on HealthRoster", "faure requiem: tenors are exposed" before "the
+Fauré Requiem by Easter". When a save creates an entity, the tenant's earlier memories that
+write its name or an alias (in any case, with or without accents) and link nothing of that name
+are linked to it, so the node gathers every memory that names it and `search(entity=...)` finds
 them all.
 
 A name written in another case than the entity's is linked only when one of its words is no
-dictionary word: "a frank talk" is no Frank and "breathe easy" no Breathe Easy, but
-"healthroster" is HealthRoster. A name that is also a common word of the gazetteer's ("Go",
-"Swift") is linked only as written. Only whole words count, never a word of a longer name the
-memory already links ("Breathe Easy" in "Breathe Easy VAP audit").
+dictionary word: "a frank talk" is no Frank and "breathe easy" no Breathe Easy (nor "aire unit"
+the Aire Unit: "aire" is a WordNet word), but "healthroster" is HealthRoster. A name that is
+also a common word of the gazetteer's ("Go", "Swift") is linked only as written. Only whole
+words count: never a word of a longer capitalised name ("Longmeadow" in "Longmeadow Dairy") or
+of a longer name the memory already links ("Breathe Easy" in "Breathe Easy VAP audit"), and
+never a person's one-word alias ("Ellie" of Ellie Thornton may be another Ellie).
 """
 
 from __future__ import annotations
