@@ -261,6 +261,15 @@ def test_a_lowercase_word_before_a_noun_is_a_persons_name_only_when_it_is_no_wor
     assert [e["entity_id"] for e in linked] == [rose.id]
 
 
+def test_a_node_first_met_in_lower_case_takes_the_capitals_it_is_later_written_with(
+    mem_store: MemoryStore,
+) -> None:
+    mem_store.save("bernie says no more than 3 nights in a row for me", entities=["bernie"])
+    later = mem_store.save("Bernie wants the rota done by Friday")
+    assert later.memory.entities == ["Bernie"]
+    assert mem_store.entity("bernie").name == "Bernie"
+
+
 def test_a_known_acronym_written_out_names_its_node(mem_store: MemoryStore) -> None:
     # CRRT is known; "continuous renal replacement therapy" spells it: one node, the long form
     # its alias. "all pending items" spells a known API too, but "all" is no name word, and

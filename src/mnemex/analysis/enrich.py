@@ -393,6 +393,8 @@ def canonical_names(
         words = name.split()
         known = tx.find_entity(name)
         if known is not None:
+            if known.name.islower() and not name.islower() and known.name == name.casefold():
+                tx.update_entity(known.id, {"name": name})  # "bernie", then "Bernie": Bernie
             out.append(name)
             continue
         if canon.untitled(name) is not None:  # "Dr. Osei" with no full name known: as said

@@ -77,7 +77,11 @@ def link(
     for mention in mentions:
         entity = known.get(mention.text) if mention.named else None
         if entity is not None and not _someone_else(text, mention.start, mention.end, entity):
-            mention.text, mention.entity_id = entity.name, entity.id
+            # a node first met in lower case takes the capitals it is later written with
+            relettered = entity.name.islower() and not mention.text.islower()
+            relettered = relettered and normalize_name(mention.text) == normalize_name(entity.name)
+            mention.text = mention.text if relettered else entity.name
+            mention.entity_id = entity.id
     extra: list[Mention] = []
     ambiguous = gazetteer.ambiguous()
     for gram, start, end in grams:
