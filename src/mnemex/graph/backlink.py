@@ -118,16 +118,14 @@ def link_earlier(tx: Tx, memory_id: str, created: Sequence[Entity]) -> list[str]
             continue
         # each form as one term: a phrase to FTS5 ("aire unit"), its words to PostgreSQL's BM25
         terms = list(dict.fromkeys(normalize_name(" ".join(form)) for form in forms))
+        exact = normalize_name(entity.name) in ambiguous
         hits = [i for i, _ in tx.lexical_search(terms, SCANNED, MemoryFilter()) if i != memory_id]
         memories = tx.get_memories(hits)
         links = tx.memory_entity_ids(hits)
         for memory in (memories[i] for i in hits if i in memories):
             folded = normalize_name(memory.content)
-            if entity.id in links.get(memory.id, []) or not any(
-                normalize_name(" ".join(form)) in folded for form in forms
-            ):
+            if entity.id in links.get(memory.id, []) or not any(term in folded for term in terms):
                 continue
-            exact = normalize_name(entity.name) in ambiguous
             if not any(
                 _writes(memory.content, form, common, exact)
                 and not _inside_linked(form, memory.entities)
