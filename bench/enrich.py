@@ -12,7 +12,7 @@ are read back as the nodes they became (canonical name and aliases):
   spaces, a plural, a known name's alias: "postgres" for "postgresql"); a tag is a sentence
   fragment when it has three words or more, or two words whose last is not a noun of the text
   or one of which is a verb, adverb, pronoun, determiner, preposition or number (spaCy's tagger
-  on the message) and the labeller did not list it;
+  on the message) and the labeller filed no message of the set under it;
 - each pair is set up in a fresh store from its context memories; a name's node is the entity of
   that name or alias, else the entity that a memory using the name links to and whose name has
   it as a word ("Priya" -> "Priya Nair"); "same" is predicted when both names reach one node, or
@@ -148,6 +148,10 @@ def score_messages(
 ) -> dict[str, Any]:
     """Entity, category and tag figures of the messages saved in order into one store."""
     rows = _saved(messages, settings, tag_sources)
+    # A tag the labeller filed any message of the set under is a topic, not a cut-out piece of
+    # a sentence: the tagger reuses the tenant's tags ("on-call" for another on-call message),
+    # and whether it fits this message is what `tags_acceptable` counts.
+    vocabulary = sorted({tag for item in messages for tag in item.get("tags", [])})
     predicted = right = right_loose = labelled = found = found_loose = 0
     categories = categories_right = 0
     tags_total = tags_ok = fragments = with_tags_ok = filled = fillable = 0
@@ -195,9 +199,7 @@ def score_messages(
         want_tags = {tag_key(t) for t in item.get("tags", [])}
         accepted = [t for t in memory.tags if tag_key(t) in want_tags]
         label_names = [n for lab in labels for n in [lab["name"], *lab.get("mentions", [])]]
-        cut = [
-            t for t in memory.tags if fragment(t, item["text"], item.get("tags", []), label_names)
-        ]
+        cut = [t for t in memory.tags if fragment(t, item["text"], vocabulary, label_names)]
         tags_total += len(memory.tags)
         tags_ok += len(accepted)
         with_tags_ok += bool(accepted)

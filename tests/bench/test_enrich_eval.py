@@ -66,6 +66,29 @@ def test_tag_rules() -> None:
     assert not enrich.fragment("alice-switched", text, ["alice switched"])
 
 
+def test_a_tag_the_labeller_used_anywhere_in_the_set_is_no_fragment(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The tagger reuses the tenant's tags: "on-call", filed by the labeller under one message,
+    given to another is a topic that does not fit there (not acceptable), never a fragment;
+    "alice-switched" stays one."""
+    from types import SimpleNamespace
+
+    messages = [
+        {"text": "Ines asked for a buddy for on-call shadowing", "tags": ["on-call", "team"]},
+        {"text": "Alice switched shifts, so she is on call this weekend", "tags": ["work"]},
+    ]
+    given = [["on-call"], ["on-call", "alice-switched"]]
+    rows = [
+        (item, SimpleNamespace(tags=tags, entities=[]), [])
+        for item, tags in zip(messages, given, strict=True)
+    ]
+    monkeypatch.setattr(enrich, "_saved", lambda *_: rows)
+    m = enrich.score_messages(messages, Settings.load(env={}))
+    assert m["fragment_tags"] == 1  # alice-switched alone
+    assert m["tags_suggested"] == 3 and m["tags_acceptable"] == round(1 / 3, 4)
+
+
 def test_every_figure_is_scored(tmp_path: Path) -> None:
     path = tmp_path / "set.json"
     path.write_text(json.dumps(SET), encoding="utf-8")
