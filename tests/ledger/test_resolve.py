@@ -399,10 +399,11 @@ def test_names_end_without_the_full_stop() -> None:
         "Ethan finally got fibre: Google Fiber was installed in April.",
         "Ethan ran a speed test on Google Fiber and got 940 Mbps.",
     ]
-    values = [attribute.names_in(t) - {"ethan", "cole"} - resolve.CALENDAR for t in texts]
-    assert values[0] == {"comcast", "xfinity"} and values[1] == {"google", "fiber"}
+    values = resolve._values(texts, {"ethan", "cole"} | resolve.CALENDAR)
+    assert values[0] == {frozenset({"comcast", "xfinity"})}
+    assert values[1] == {frozenset({"google", "fiber"})}
     sure = np.array([0.9, 0.9, 0.9])
-    assert resolve._before(sure, values, 2, {"fibre"} & values[1]) == 0
+    assert resolve._before(sure, values, 2, resolve._asked_value("before fibre?", set())) == 0
 
 
 def test_before_a_value_is_the_value_its_change_replaced() -> None:
@@ -416,9 +417,9 @@ def test_before_a_value_is_the_value_its_change_replaced() -> None:
         "Fatima's Obsidian graph view has become her favourite way to procrastinate.",
     ]
     values = resolve._values(texts, {"fatima", "al-sayed"} | resolve.CALENDAR)
-    assert values[2] == {"notion", "obsidian"}
+    assert values[2] == {frozenset({"notion"}), frozenset({"obsidian"})}
     likely = np.array([0.95, 0.4, 1.0, 1.0])
-    assert resolve._before(likely, values, 3, {"obsidian"}) == 1
+    assert resolve._before(likely, values, 3, {frozenset({"obsidian"})}) == 1
     # Written without capitals, a statement still names the values others write as names; one
     # with capitals does not lend a lowercase word the name of a longer one ("Apple Notes").
     lower = resolve._values(
@@ -430,7 +431,28 @@ def test_before_a_value_is_the_value_its_change_replaced() -> None:
         ],
         {"ama"},
     )
-    assert lower[1] == {"ulysse"} == lower[3]  # (names are compared without a plural s)
+    assert lower[1] == {frozenset({"ulysse"})} == lower[3]  # (compared without a plural s)
+    assert lower[2] == {frozenset({"apple", "note"})}
+
+
+def test_a_value_is_a_whole_name() -> None:
+    """A value is the whole name: the "Airways" of "Qatar Airways" is no "British Airways", so
+    the change to Qatar Airways does not send "before she moved to Qatar" to the first airline
+    but to the one set in between (written without capitals, and named nowhere else)."""
+    texts = [
+        "Aisha Bello always takes British Airways out of Heathrow.",
+        "fyi aisha switched to virgin atlantic for the lagos route",
+        "These days it's Qatar Airways for Aisha, the Doha connection works out better.",
+    ]
+    subject = {"aisha", "bello"} | resolve.CALENDAR
+    values = resolve._values(texts, subject)
+    assert values[2] == {frozenset({"qatar", "airway"}), frozenset({"doha"})}
+    asked = resolve._asked_value("What did Aisha fly before she moved to Qatar?", subject)
+    assert asked == {frozenset({"qatar"})}
+    assert resolve._before(np.array([0.9, 0.6, 0.95]), values, 2, asked) == 1
+    # A name opening a sentence is a value only when another statement writes it as one.
+    opening = resolve._values(["Aisha flies KLM.", "Klm lost Aisha to Delta. Delays!"], subject)
+    assert opening == [{frozenset({"klm"})}, {frozenset({"klm"}), frozenset({"delta"})}]
 
 
 def test_an_earlier_value_is_found_whatever_k(mem_store: MemoryStore, clock: FakeClock) -> None:

@@ -34,7 +34,7 @@ import numpy as np
 import numpy.typing as npt
 
 from mnemex.ledger import aspects, assertion, attribute
-from mnemex.ledger.attribute import names_in, tokens
+from mnemex.ledger.attribute import tokens
 from mnemex.ledger.patterns import OPENING_VERB, PEOPLE_NOUNS
 from mnemex.text import STOPWORDS, UPPER
 
@@ -82,6 +82,13 @@ CALENDAR = frozenset(
 )
 
 Vector = npt.NDArray[np.float32]
+Span = frozenset[str]  # the words of one name written as a value ("qatar", "airways")
+# Capitalised words one after another are one name ("Qatar Airways", "Boulderwelt München
+# Ost"), up to a full stop after a word longer than a title's ("Dr. Rahimi" is one name).
+_CAPITAL = re.compile(rf"[{UPPER}0-9][\w.+&'’-]*")
+_ENDS = re.compile(r"\w{4,}\.$")
+# A sentence, a clause after a colon or semicolon, a bracket or a heading ("[home] ") opens here.
+_OPENS = re.compile(r"(?:^|[.!?:;]\s+|\(\s*|\[[^\]]*\]\s*)$")
 
 
 class Mode(Enum):
@@ -191,7 +198,7 @@ def _latest(p: npt.NDArray[np.float64], upto: int) -> npt.NDArray[np.float64]:
 
 
 def _before(
-    p: npt.NDArray[np.float64], values: list[set[str]], current: int, asked: set[str]
+    p: npt.NDArray[np.float64], values: list[set[Span]], current: int, asked: set[Span]
 ) -> int | None:
     """The statement that set the value before the current one (statements in time order).
 
@@ -200,52 +207,94 @@ def _before(
     and hardly count; one naming it and more is the change to it, and an earlier statement
     naming the more (the old value) answers before it does.
     """
-    start = next((i for i, named in enumerate(values) if asked & named and p[i] >= NAMED), current)
+    start = next(
+        (i for i, named in enumerate(values) if _meet(asked, named) and p[i] >= NAMED), current
+    )
     # The value in force there: the one asked about when the statement names several ("is on
     # Max now, dropped Disney+" for "before Max"), else every value it names.
-    held = (values[start] & asked) or values[start]
+    held = {value for value in values[start] if _meet(asked, {value})} or values[start]
     # The change to it names the value it replaced ("Notion got too slow ...; she's writing in
     # Obsidian"): the latest earlier statement of that value answers.
-    replaced = values[start] - held
-    named = [i for i in range(start) if values[i] & replaced and p[i] >= NAMED]
+    replaced = {value for value in values[start] if not _meet({value}, held)}
+    named = [i for i in range(start) if _meet(values[i], replaced) and p[i] >= NAMED]
     if named:
         return named[-1]
     weights = p.copy()
     for i in range(start):
-        if values[i] and values[i] <= held:
+        if values[i] and all(_meet({value}, held) for value in values[i]):
             weights[i] *= RESTATED
     chances = _latest(weights, start)
     if chances.max() <= 0:
         return None
     found = int(np.argmax(chances))
-    old = values[found] - held if values[found] & held else set()
-    earlier = [i for i in range(found) if values[i] & old and p[i] >= NAMED]
+    old = (
+        {value for value in values[found] if not _meet({value}, held)}
+        if _meet(values[found], held)
+        else set()
+    )
+    earlier = [i for i in range(found) if _meet(values[i], old) and p[i] >= NAMED]
     return earlier[-1] if earlier else found
 
 
-def _asked_value(question: str, subject: set[str]) -> set[str]:
+def _meet(some: Collection[Span], others: Collection[Span]) -> bool:
+    """Whether a value of `some` is one of `others`: the same name, or one written in part
+    ("BT" of "BT Full Fibre", "Apollo" of "Apollo Pharmacy"); "Qatar Airways" is no "British
+    Airways"."""
+    return any(a <= b or b <= a for a in some for b in others)
+
+
+def _asked_value(question: str, subject: set[str]) -> set[Span]:
     """The value a question about the past counts back from: the names after "before" /
-    "until" / "prior to" ("What TV service did Lucas have before Prime?" -> prime, not tv),
+    "until" / "prior to" ("What TV service did Lucas have before Prime?" -> Prime, not TV),
     else every name of the question but the subject's."""
-    named = names_in(question) - subject
+    named = {span for span, _ in _spans(question, subject)}
     cue = _SINCE.search(question)
     if cue is None:
         return named
-    tail = question[cue.end() :].casefold()
-    return {name for name in named if name in tail} or named
+    return {span for span, _ in _spans(question[cue.end() :], subject)} or named
 
 
-def _values(texts: Sequence[str], subject: set[str]) -> list[set[str]]:
-    """The names each statement gives (its subject's left out), with words that another
-    statement writes as a name: a first word ("Notion got too slow for Fatima; she's writing in
-    Obsidian" names the Notion of "Fatima switched to Notion"), and in a statement written with
-    no capitals, any word ("ama's writing in ulysses these days"; where a statement names things
-    with capitals, a lowercase "notes" is no "Apple Notes")."""
-    values = [{_singular(n) for n in names_in(text) - subject} for text in texts]
-    known = set().union(*values)
-    for text, named in zip(texts, values, strict=True):
-        words = [_singular(word) for word in tokens(text)]
-        named.update(word for word in (words if not named else words[:1]) if word in known)
+def _spans(text: str, subject: set[str]) -> list[tuple[Span, bool]]:
+    """The names a text writes with capitals, each as the words of the whole name (singular,
+    casefolded; the subject's, the calendar's and small words left out), and whether it opens
+    a sentence (where any word has a capital)."""
+    runs: list[tuple[int, list[str]]] = []
+    end = 0
+    for word in _CAPITAL.finditer(text):
+        joined = bool(runs) and not text[end : word.start()].strip(" \t")
+        if joined and not _ENDS.search(runs[-1][1][-1]):
+            runs[-1][1].append(word.group())
+        else:
+            runs.append((word.start(), [word.group()]))
+        end = word.end()
+    out = []
+    for start, run in runs:
+        words = {_singular(w.rstrip(".")) for w in tokens(" ".join(run))} - STOPWORDS - subject
+        words -= CALENDAR | {""}
+        if words:
+            opening = start == 0 or _OPENS.search(text[:start]) is not None
+            out.append((frozenset(words), opening))
+    return out
+
+
+def _values(texts: Sequence[str], subject: set[str]) -> list[set[Span]]:
+    """The names each statement gives (its subject's left out), each whole ("Qatar Airways",
+    so no "British Airways" shares a value with it), with a name opening a sentence when
+    another statement writes a word of it as a name ("Notion got too slow for Fatima; she's
+    writing in Obsidian" names the Notion of "Fatima switched to Notion"), and in a statement
+    written with no capitals, the names others write whose words it has ("ama's writing in
+    ulysses these days"; where a statement names things with capitals, a lowercase "notes" is
+    no "Apple Notes")."""
+    found = [_spans(text, subject) for text in texts]
+    known = {span for spans in found for span, opening in spans if not opening}
+    known_words = set().union(*known)
+    values = []
+    for text, spans in zip(texts, found, strict=True):
+        named = {span for span, opening in spans if not opening or span & known_words}
+        if not spans:
+            said = {_singular(word) for word in tokens(text)}
+            named = {span for span in known if span <= said}
+        values.append(named)
     return values
 
 
@@ -353,7 +402,7 @@ def resolve(
     if mode is Mode.PAST:
         subject = _subject_words(members, names) | CALENDAR
         values = _values([members[i].text for i in order], subject)
-        asked = {_singular(n) for n in _asked_value(question, subject)}
+        asked = _asked_value(question, subject)
         before = _before(p, values, best, asked)
         return None if before is None else members[order[before]].id
     latest = members[order[best]]
