@@ -215,7 +215,7 @@ def _before(
     held = {value for value in values[start] if _meet(asked, {value})} or values[start]
     # The change to it names the value it replaced ("Notion got too slow ...; she's writing in
     # Obsidian"): the latest earlier statement of that value answers.
-    replaced = {value for value in values[start] if not _meet({value}, held)}
+    replaced = _other_than(values[start], held)
     named = [i for i in range(start) if _meet(values[i], replaced) and p[i] >= NAMED]
     if named:
         return named[-1]
@@ -227,11 +227,7 @@ def _before(
     if chances.max() <= 0:
         return None
     found = int(np.argmax(chances))
-    old = (
-        {value for value in values[found] if not _meet({value}, held)}
-        if _meet(values[found], held)
-        else set()
-    )
+    old = _other_than(values[found], held) if _meet(values[found], held) else set()
     earlier = [i for i in range(found) if _meet(values[i], old) and p[i] >= NAMED]
     return earlier[-1] if earlier else found
 
@@ -241,6 +237,11 @@ def _meet(some: Collection[Span], others: Collection[Span]) -> bool:
     ("BT" of "BT Full Fibre", "Apollo" of "Apollo Pharmacy"); "Qatar Airways" is no "British
     Airways"."""
     return any(a <= b or b <= a for a in some for b in others)
+
+
+def _other_than(spans: set[Span], held: Collection[Span]) -> set[Span]:
+    """The values of `spans` that are none of `held`."""
+    return {value for value in spans if not _meet({value}, held)}
 
 
 def _asked_value(question: str, subject: set[str]) -> set[Span]:
@@ -269,8 +270,7 @@ def _spans(text: str, subject: set[str]) -> list[tuple[Span, bool]]:
         end = word.end()
     out = []
     for start, run in runs:
-        words = {_singular(w.rstrip(".")) for w in tokens(" ".join(run))} - STOPWORDS - subject
-        words -= CALENDAR | {""}
+        words = {_singular(w) for w in tokens(" ".join(run))} - STOPWORDS - subject - CALENDAR
         if words:
             opening = start == 0 or _OPENS.search(text[:start]) is not None
             out.append((frozenset(words), opening))
