@@ -75,6 +75,10 @@ class Settings:
     # Embeddings (embed.py): "minilm-int8" or "none" for a lexical-only engine.
     embed_model: str = "minilm-int8"
     vector_floor: float = 0.25  # MiniLM cosine of unrelated sentences sits below ~0.2
+    # `search` (never `recall`) fills a list shorter than k with the nearest memories down to
+    # this cosine, ranked after every hit that passed the floors ("Why did I begin that
+    # language app?" -> "learning Tamil on Duolingo", cosine 0.247). At vector_floor: off.
+    fill_floor: float = 0.15
     ann_threshold: int = 5_000  # memories per tenant from which vector search uses HNSW
 
     # Search.
@@ -286,11 +290,11 @@ def _validated(settings: Settings) -> Settings:
         raise InvalidInputError(
             "reinforced_stability", "must be within [1, stability_cap]", limit=1
         )
-    if not 0 <= settings.recall_floor <= 1:
-        raise InvalidInputError("recall_floor", "must be within [0, 1]", limit=1)
-    if not 0 <= settings.temporal_weight <= 1:
-        raise InvalidInputError("temporal_weight", "must be within [0, 1]", limit=1)
+    if not -1 <= settings.fill_floor <= 1:
+        raise InvalidInputError("fill_floor", "must be within [-1, 1]", limit=1)
     for name in (
+        "recall_floor",
+        "temporal_weight",
         "analysis_save_threshold",
         "analysis_recall_threshold",
         "dedup_review",

@@ -196,6 +196,11 @@ def check_window_days(value: object, field: str = "window_days") -> float:
     return days
 
 
+def window_start(now: datetime, window_days: object | None) -> datetime | None:
+    """The start of a checked look-back window ending `now`; None for no window."""
+    return None if window_days is None else now - timedelta(days=check_window_days(window_days))
+
+
 def check_int(value: object, field: str, low: int, high: int) -> int:
     """An integer (not a bool, not a float, not a string) within [low, high]."""
     if isinstance(value, bool) or not isinstance(value, int):

@@ -16,6 +16,7 @@ from collections.abc import Callable
 from concurrent.futures import Future
 from dataclasses import dataclass
 from datetime import datetime
+from functools import partial
 from typing import Protocol
 
 import numpy as np
@@ -23,13 +24,14 @@ import numpy.typing as npt
 
 from mnemex import resolution
 from mnemex.clock import to_micros
+from mnemex.config import Settings
 from mnemex.decay.curve import Decay
 from mnemex.embed import Vectors, embed_soon
 from mnemex.engine import Engine
 from mnemex.ledger import resolve
 from mnemex.ledger import search as ledger
-from mnemex.models import ChannelScore, SearchHit
-from mnemex.retrieval import episode, fuse, temporal_cues, usage
+from mnemex.models import SearchHit
+from mnemex.retrieval import episode, fuse, ranked, temporal_cues, usage
 from mnemex.retrieval.ppr import MemoryGraph, Neighbourhood, ppr
 from mnemex.retrieval.present import Channels, Signals, diversify, explain
 from mnemex.store.base import MemoryFilter, Temporal, Tx
@@ -50,6 +52,7 @@ class SearchRequest:
     include_history: bool = False
     context: str | None = None
     explain: bool = False
+    fill: bool = True  # a list shorter than k takes the nearest memories below the vector floor
 
 
 def memory_filter(tx: Tx, request: SearchRequest, history: bool = False) -> MemoryFilter | None:
@@ -109,8 +112,10 @@ def vector_channel(
     limit: int,
     pending: Future[Vectors] | None = None,
     graph: MemoryGraph | None = None,
+    floor: float | None = None,
 ) -> list[tuple[str, float]]:
-    """The nearest live memories to the query that pass the filter, widening until enough pass."""
+    """The nearest live memories to the query that pass the filter, widening until enough pass
+    (down to `floor`, by default the vector floor)."""
     index = engine.vector_index(tenant)
     embedder = engine.embedder
     if index is None or embedder is None or not text.strip():
@@ -124,7 +129,7 @@ def vector_channel(
         graph,
         flt,
         limit,
-        floor=engine.settings.vector_floor,
+        floor=engine.settings.vector_floor if floor is None else floor,
     )
 
 
@@ -230,23 +235,28 @@ def _embedding_channels(
     flt: MemoryFilter,
     pending: Future[Vectors] | None,
     graph: MemoryGraph | None,
-) -> tuple[Channels, dict[str, float]]:
-    """Nearest memories to the query (and to the conversation context), with their weights."""
+    filling: bool,
+) -> tuple[Channels, dict[str, float], list[tuple[str, float]]]:
+    """Nearest memories to the query (and to the conversation context), with their weights;
+    and, when `filling`, the nearest ones below the vector floor down to the fill floor."""
     settings = engine.settings
     pool = _pool(engine, request)
     channels: Channels = {}
     weights: dict[str, float] = {}
+    reserve: list[tuple[str, float]] = []
     if settings.vector_weight > 0:
-        channels["vector"] = vector_channel(
-            engine, tenant, tx, request.text, flt, pool, pending, graph
-        )
+        filling = filling and request.fill and request.as_of is None
+        floor = min(settings.fill_floor, settings.vector_floor) if filling else None
+        near = vector_channel(engine, tenant, tx, request.text, flt, pool, pending, graph, floor)
+        channels["vector"] = [hit for hit in near if hit[1] >= settings.vector_floor]
+        reserve = [hit for hit in near if hit[1] < settings.vector_floor]
         weights["vector"] = settings.vector_weight
     if request.context and settings.context_weight > 0:
         channels["context"] = vector_channel(
             engine, tenant, tx, request.context, flt, pool, None, graph
         )
         weights["context"] = settings.context_weight
-    return channels, weights
+    return channels, weights, reserve
 
 
 def _uses_graph(engine: Engine) -> bool:
@@ -382,20 +392,42 @@ def _admit(
                 del scores[memory_id]
 
 
-def _contenders(scores: dict[str, float], k: int, weight: float, exact: bool) -> list[str]:
+def _contenders(scores: dict[str, float], k: int, settings: Settings) -> list[str]:
     """Candidates that can still reach the top k once the temporal blend is added.
 
     The blend adds at most `weight` (squashed temporal score < 1) to `(1 - weight) * relevance`,
     so a memory whose relevance trails the k-th best by more than weight / (1 - weight) cannot
     get in: skipping it spares its temporal lookup. Review blending and MMR look deeper than the
-    top k (`exact` False): no cut then.
+    top k: no cut then. Read-time resolution reads the best POOL candidates whatever k is: the
+    statement that set an earlier value ranks low, and at k=5 the cut would leave it out.
     """
     ids = sorted(scores, key=lambda memory_id: -scores[memory_id])
+    k = max(k, resolve.POOL) if settings.ledger_resolve else k
+    weight = settings.temporal_weight
+    exact = settings.review_blend == 0 and settings.mmr_trade_off >= 1
     if not exact or len(ids) <= k or weight >= 1:
         return ids
     top = scores[ids[0]] or 1e-12
     floor = scores[ids[k - 1]] / top - weight / (1.0 - weight)
     return [memory_id for memory_id in ids if scores[memory_id] / top >= floor]
+
+
+def _answer_first(
+    ids: list[str],
+    order: list[int],
+    final: npt.NDArray[np.float64],
+    channels: Channels,
+    chosen: str | None,
+) -> list[int]:
+    """The order with read-time resolution's answer first, every other hit below it in its
+    place. The answer takes the best score of the list (its own was lower: an older statement,
+    closer in wording to the question, scored higher), and explain shows it as `resolution`."""
+    if chosen is None:
+        return order
+    position = ids.index(chosen)
+    final[position] = max(float(final[position]), float(final[order].max()))
+    channels["resolution"] = [(chosen, 1.0)]
+    return [position, *[i for i in order if i != position]][: len(order)]
 
 
 def run_search(
@@ -431,8 +463,10 @@ def run_search(
     if graph is not None:
         lexical_ids = [memory_id for memory_id, _ in channels.get("bm25", [])]
         with_graph = (graph, graph_query(engine, graph, request.text, lexical_ids))
-    embedded, embedded_weights = _embedding_channels(
-        engine, tenant, tx, request, flt, pending, graph
+    # Only a plain question fills a short list: what was valid at a date or before a change is
+    # for the ledger to say, and recall injects only what passed the floors.
+    embedded, embedded_weights, reserve = _embedding_channels(
+        engine, tenant, tx, request, flt, pending, graph, not (earlier or before)
     )
     channels.update(embedded)
     weights.update(embedded_weights)
@@ -444,18 +478,18 @@ def run_search(
         list(scores.items()), flt, cosines, ledger.statements_for(tx, embedder, pending)
     )
     scores = dict(adjusted.candidates)
-    exact = settings.review_blend == 0 and settings.mmr_trade_off >= 1
-    # Read-time resolution reads the best POOL candidates whatever k is: the statement that set
-    # an earlier value ranks low, and at k=5 the cut would leave it out.
-    reach = max(request.k, resolve.POOL) if settings.ledger_resolve else request.k
-    ids = _contenders(scores, reach, settings.temporal_weight, exact)
+    ids = _contenders(scores, request.k, settings)
     temporal = tx.temporal_of(ids)
     # The shared graph may know memories newer than this transaction's snapshot: skip those.
     ids = [memory_id for memory_id in ids if memory_id in temporal]
     ids = fold_duplicates(tx, graph, flt, ids, scores, temporal)
+    # A short list takes the nearest memories below the vector floor (search, not recall).
+    fill = partial(ranked.filled, tx, settings, engine.decay, (channels.get("vector", []), reserve))
     if not ids:
-        return []
-    final, decay_scores = _blend(engine, ids, scores, temporal, now)
+        return fill([], set(), 0.0, k=request.k, now=now, explain=request.explain)
+    final, decay_scores = ranked.blend(
+        engine.decay, settings.temporal_weight, ids, scores, temporal, now
+    )
     ranking = np.argsort(-final, kind="stable")
     order = blend_reviews(ranking, decay_scores, request.k, settings.review_blend, engine.decay)
     if settings.mmr_trade_off < 1.0:
@@ -473,37 +507,14 @@ def run_search(
             asked_period,
             anchor,
         )
-    if chosen is not None:  # the answer first, every other hit below it in its place
-        position = ids.index(chosen)
-        order = [position, *[i for i in order if i != position]][: len(order)]
+    order = _answer_first(ids, order, final, channels, chosen)
     channels["ledger"] = sorted(adjusted.answered.items(), key=lambda item: -item[1])
     explained = explain(channels, signals, ids, decay_scores) if request.explain else {}
-    hits = _hits(tx, ids, order, final, decay_scores, explained)
+    hits = ranked.in_order(tx, ids, order, final, decay_scores, explained)
     if request.include_history and request.as_of is None:
         hits = answers.order(hits)  # history on request, but never above the current value
-    return hits
-
-
-def _hits(
-    tx: Tx,
-    ids: list[str],
-    order: list[int],
-    final: npt.NDArray[np.float64],
-    decay_scores: npt.NDArray[np.float64],
-    explained: dict[str, dict[str, ChannelScore]],
-) -> list[SearchHit]:
-    """The hits in order: each memory with its temporal score, its blended score and why."""
-    records = tx.get_memories([ids[i] for i in order])
-    hits = []
-    for index in order:
-        memory = records[ids[index]]
-        memory.score = float(decay_scores[index])
-        hits.append(
-            SearchHit(
-                memory=memory, score=float(final[index]), channels=explained.get(ids[index], {})
-            )
-        )
-    return hits
+    top = max(scores.values(), default=0.0)
+    return fill(hits, set(ids), top, k=request.k, now=now, explain=request.explain)
 
 
 def fold_duplicates(
@@ -534,27 +545,3 @@ def fold_duplicates(
         if root not in folded:
             folded.append(root)
     return folded
-
-
-def _blend(
-    engine: Engine,
-    ids: list[str],
-    scores: dict[str, float],
-    temporal: dict[str, Temporal],
-    now: datetime,
-) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.float64]]:
-    """Relevance (scaled to the best) blended with the squashed temporal score; and the latter."""
-    relevance = np.array([scores[i] for i in ids], dtype=np.float64)
-    relevance = relevance / max(float(relevance.max()), 1e-12)
-    rows = [temporal[i] for i in ids]
-    decay_scores = engine.decay.scores_at(
-        [r.use_count for r in rows],
-        [r.last_used for r in rows],
-        [r.strength for r in rows],
-        to_micros(now),
-        [r.kind for r in rows],
-        [r.stability for r in rows],
-    )
-    squashed = decay_scores / (1.0 + decay_scores)  # bounded in [0, 1) to blend with relevance
-    weight = engine.settings.temporal_weight
-    return (1.0 - weight) * relevance + weight * squashed, decay_scores

@@ -5,7 +5,7 @@ from __future__ import annotations
 import threading
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import AbstractContextManager
-from datetime import datetime, timedelta
+from datetime import datetime
 from pathlib import Path
 from types import TracebackType
 from typing import Any
@@ -313,8 +313,10 @@ class MemoryStore(Browsing, Upkeep):
         include_history: bool = False,
         context: str | None = None,
         explain: bool = False,
+        fill: bool = True,
     ) -> list[SearchHit]:
-        """Memories that match `query`, ranked by relevance blended with their temporal score."""
+        """Memories that match `query`, ranked by relevance blended with their temporal score;
+        `fill=False`: only what passed the relevance floors, even if fewer than `k`."""
         settings = self.settings
         text = limits.check_text(query, "query", settings.max_query_chars, allow_empty=True)
         now = self.now()
@@ -324,29 +326,27 @@ class MemoryStore(Browsing, Upkeep):
             tags=tuple(limits.check_tags(tags, settings)),
             entity=limits.check_optional_text(entity, "entity", settings.max_entity_chars),
             statuses=limits.check_statuses(status),
-            since=None
-            if window_days is None
-            else now - timedelta(days=limits.check_window_days(window_days)),
+            since=limits.window_start(now, window_days),
             as_of=None if as_of is None else limits.check_as_of(as_of),
             include_history=bool(include_history),
             context=limits.check_optional_text(context, "context", settings.max_content_chars),
             explain=bool(explain),
+            fill=bool(fill),
         )
         with self._read() as tx:
-            hits = run_search(self.engine, self.tenant, tx, request, now)
-        return hits
+            return run_search(self.engine, self.tenant, tx, request, now)
 
     def recall(self, prompt: str, *, k: int = 5, context: str | None = None) -> Recall:
         """Memories for a prompt, and a `<recalled-memory>` block ready to inject into a context.
 
-        What is injected costs the agent context, so hits scoring below `recall_floor` times the
-        best hit's score (context pulled in by the episode or graph priors) are left out. What is
-        injected and close in meaning to the prompt counts as a light use (`recall_weight`,
-        decay/reinforce.py; off with `reinforcement=False`).
-        """
-        limits.check_text(prompt, "prompt", self.settings.max_query_chars, allow_empty=True)
+        What is injected costs the agent context: only hits past the relevance floors (no fill)
+        and none below `recall_floor` times the best hit's score (context the episode or graph
+        priors pulled in). What is injected and close in meaning to the prompt counts as a light
+        use (`recall_weight`, decay/reinforce.py; off: `reinforcement=False`)."""
         settings = self.settings
-        found = self.search(prompt, k=k, context=context, explain=settings.reinforcement)
+        limits.check_text(prompt, "prompt", settings.max_query_chars, allow_empty=True)
+        reinforce = settings.reinforcement
+        found = self.search(prompt, k=k, context=context, explain=reinforce, fill=False)
         hits = worth_injecting(found, settings.recall_floor)
         if hits:
             with self._write() as tx:

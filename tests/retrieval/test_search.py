@@ -183,3 +183,59 @@ def test_live_matches_are_found_behind_many_stronger_forgotten_ones(mem_store: M
     best = mem_store.save("rollout rollout notes").id
     found = [hit.memory.id for hit in mem_store.search("rollout", k=10)]
     assert found[0] == best and sorted(found[1:]) == sorted(live)
+
+
+def test_search_fills_a_short_list_when_nothing_is_close_in_meaning(
+    mem_store: MemoryStore, clock: FakeClock
+) -> None:
+    """A question that shares no word with its answer, whose cosine sits just under the vector
+    floor (0.247 here), is still answered by search, ranked after every hit that passed the
+    floors and marked as a fill; recall, which injects into a prompt, takes no fill."""
+    language = mem_store.save("I'm learning Tamil on Duolingo so I can talk to Paati properly.")
+    clock.advance(days=1)  # apart, so no episode links the two
+    job = mem_store.save("Jonah started his new job as a practice nurse at a GP surgery.")
+    question = "Why did I start that language app?"  # "start" finds the job by its word
+    hits = mem_store.search(question, k=5, explain=True)
+    assert [h.memory.id for h in hits] == [job.id, language.id]
+    assert "fill" in hits[1].channels and "fill" not in hits[0].channels
+    assert hits[1].score <= hits[0].score
+    assert [h.memory.id for h in mem_store.search(question, fill=False)] == [job.id]
+    assert [h.memory.id for h in mem_store.recall(question).hits] == [job.id]
+    alone = mem_store.search("Why did I begin that language app?", k=5)
+    assert [h.memory.id for h in alone] == [language.id]
+    assert mem_store.search("quantum chromodynamics lecture") == []  # nothing near: no fill
+
+
+def test_a_query_that_found_something_close_takes_no_fill(
+    settings: Settings, clock: FakeClock
+) -> None:
+    """The fill is for a query the embeddings found nothing close to: with a hit above the
+    floor the list stays short; and at fill_floor = vector_floor there is no fill at all."""
+    with mnemex.open(":memory:", settings=settings, clock=clock) as store:
+        office = store.save("The original office was in Lisbon")
+        clock.advance(days=1)  # apart, so no episode links the two
+        store.save("I'm learning Tamil on Duolingo so I can talk to Paati properly.")
+        assert [h.memory.id for h in store.search("Which city was the first office in?")] == [
+            office.id
+        ]
+    off = settings.replace(fill_floor=settings.vector_floor)
+    with mnemex.open(":memory:", settings=off, clock=clock) as store:
+        store.save("I'm learning Tamil on Duolingo so I can talk to Paati properly.")
+        assert store.search("Why did I begin that language app?") == []
+
+
+def test_the_answer_read_time_resolution_puts_first_says_so_and_scores_first(
+    mem_store: MemoryStore,
+) -> None:
+    """An older statement closer in wording to the question scores higher; read-time
+    resolution answers with the later one: it comes first with the list's best score, and
+    explain names `resolution` as the reason."""
+    mem_store.save("Tom drives a Volkswagen Golf.", observed_at="2025-01-10")
+    later = mem_store.save(
+        "Tom traded the hatchback in for a Tesla Model 3.", observed_at="2025-09-02"
+    )
+    hits = mem_store.search("What car does Tom drive?", k=3, explain=True)
+    assert hits[0].memory.id == later.id and "resolution" in hits[0].channels
+    scores = [h.score for h in hits]
+    assert scores == sorted(scores, reverse=True)
+    assert all("resolution" not in h.channels for h in hits[1:])

@@ -77,6 +77,7 @@ def search(
     as_of: str | None = typer.Option(None, help="What was known at this time (ISO 8601)."),
     include_history: bool = typer.Option(False, help="Include superseded facts."),
     explain: bool = typer.Option(False, help="Show each channel's rank and score."),
+    fill: bool = typer.Option(True, help="Fill a short list with the nearest memories."),
     as_json: bool = JSON_OPTION,
     as_ids: bool = IDS_OPTION,
 ) -> None:
@@ -92,6 +93,7 @@ def search(
             as_of=as_of,
             include_history=include_history,
             explain=explain,
+            fill=fill,
         )
 
     def render(hit: SearchHit) -> None:

@@ -84,6 +84,7 @@ class SearchIn(Strict):
     include_history: bool = False
     context: str | None = None
     explain: bool = False
+    fill: bool = True
 
 
 class RecallIn(Strict):
