@@ -95,3 +95,47 @@ def test_a_message_not_said_to_the_assistant_needs_the_request_check_surer(
     assert asks("u mind keeping my locker number, 112")
     monkeypatch.setattr(lifetime, "request_reader", lambda: (_Sure(), (0.99, 0.99)))
     assert asks("hire van from Northgate till the new one comes")
+
+
+class _Reads:
+    """A lasting check that reads every text as `p`."""
+
+    def __init__(self, p: float) -> None:
+        self.p = p
+
+    def read(self, texts: list[str]) -> list[float]:
+        return [self.p for _ in texts]
+
+
+def test_the_fine_tuned_check_adds_protection_and_never_takes_it_away(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Lasting: the logistic model's P(lasting) at the floor whatever the check says, or the
+    mean of the two at the floor; without the embedding model the logistic model decides."""
+    floor = lifetime.LASTING_FLOOR
+    vector = np.zeros(384, dtype=np.float32)
+    text = "My sister's dog is called Pip."
+    monkeypatch.setattr(lifetime, "lasting_reader", lambda: _Reads(0.0))
+    assert lifetime.is_lasting(text, {"lasting": floor}, vector)  # the check cannot veto
+    assert not lifetime.is_lasting(text, {"lasting": floor - 0.01}, vector)
+    monkeypatch.setattr(lifetime, "lasting_reader", lambda: _Reads(floor + 0.2))
+    assert lifetime.is_lasting(text, {"lasting": floor - 0.19}, vector)  # the mean reaches it
+    assert not lifetime.is_lasting(text, {"lasting": floor - 0.21}, vector)
+    assert not lifetime.is_lasting(text, {"lasting": floor - 0.19}, None)  # no embedding
+
+
+def test_the_shipped_lasting_check_tells_a_lasting_fact_from_trivia() -> None:
+    """Sentences written for this test, in no training file."""
+    embedder = load_embedder("minilm-int8")
+    assert embedder is not None
+    cases = {
+        "My partner is allergic to sesame, even a little sets her off.": "fact",
+        "I'm vegetarian and have been for ten years.": "fact",
+        "The parcel from the bike shop is stuck at the depot today.": "note",
+        "Running ten minutes late, traffic on the ring road.": "note",
+    }
+    vectors = embedder.embed(list(cases))
+    for (text, kind), vector in zip(cases.items(), vectors, strict=True):
+        assert lifetime.lasting_reader() is not None
+        got = lifetime.kind_of(text, intent=None, save_request=False, vector=vector)
+        assert got == kind, text

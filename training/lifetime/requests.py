@@ -95,9 +95,7 @@ def main() -> None:
         "cv": report,
     }
     (OUT / "request.json").write_text(json.dumps(meta, indent=2) + "\n", encoding="utf-8")
-    texts = [r["text"] for r in data[:: max(1, len(data) // 300)]]
-    gap = np.abs(shipped.read(texts) - tuning.probabilities(model, texts)).max()
-    print(f"wrote {path} ({path.stat().st_size / 1e6:.1f} MB); int8 against torch: {gap:.3f}")
+    tuning.report_gap(model, shipped, path, data)
 
 
 if __name__ == "__main__":

@@ -189,6 +189,14 @@ def probabilities(reader: Any, texts: list[str]) -> np.ndarray:
     return np.concatenate(out)
 
 
+def report_gap(reader: Any, shipped: Any, path: Path, rows: list[dict[str, Any]]) -> None:
+    """Print where the int8 file went and how far it reads from the torch model (on up to
+    300 of the training texts)."""
+    texts = [r["text"] for r in rows[:: max(1, len(rows) // 300)]]
+    gap = np.abs(shipped.read(texts) - probabilities(reader, texts)).max()
+    print(f"wrote {path} ({path.stat().st_size / 1e6:.1f} MB); int8 against torch: {gap:.3f}")
+
+
 def check(rows: list[dict[str, Any]]) -> None:
     """Train on four attribute folds in five, print AUC on the fifth."""
     attributes = sorted({r["group"] for r in rows})
