@@ -3,9 +3,9 @@ explicit save requests that the phrase rules miss.
 
 The kind is a small logistic model over [MiniLM embedding, lexical features] (or the lexical
 features alone when the embedding model is off): `lasting` / `one_off` / `chatter`, in
-data/lifetime.{npz,json}, trained by training/lifetime/train.py; whether a message is lasting
-averages its P(lasting) with MiniLM fine-tuned with one head (data/lasting.onnx,
-training/lifetime/lasting.py) when the embedding model is there. The request check is MiniLM
+data/lifetime.{npz,json}, trained by training/lifetime/train.py; a message it does not call
+lasting still is when the mean of its P(lasting) and that of MiniLM fine-tuned with one head
+(data/lasting.onnx, training/lifetime/lasting.py) reaches the floor. The request check is MiniLM
 fine-tuned with one head (data/request.onnx, training/lifetime/requests.py), its threshold
 chosen out of fold above the look-alikes (at most 0.99: 5 of 887 are above it); without the
 embedding model a logistic check of the same kind as the kind model decides. All were trained
