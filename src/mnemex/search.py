@@ -486,7 +486,7 @@ def run_search(
     # A short list takes the nearest memories below the vector floor (search, not recall).
     fill = partial(ranked.filled, tx, settings, engine.decay, (channels.get("vector", []), reserve))
     if not ids:
-        return fill([], set(), 0.0, k=request.k, now=now, explain=request.explain)
+        return fill([], set(), 0.0, k=request.k, now=now)
     final, decay_scores = ranked.blend(
         engine.decay, settings.temporal_weight, ids, scores, temporal, now
     )
@@ -514,7 +514,7 @@ def run_search(
     if request.include_history and request.as_of is None:
         hits = answers.order(hits)  # history on request, but never above the current value
     top = max(scores.values(), default=0.0)
-    return fill(hits, set(ids), top, k=request.k, now=now, explain=request.explain)
+    return fill(hits, set(ids), top, k=request.k, now=now)
 
 
 def fold_duplicates(

@@ -111,6 +111,19 @@ async def test_search_pages_with_previews(server: Any, mem_store: MemoryStore) -
     assert all(len(hit["preview"]) <= 201 for hit in first["items"])
 
 
+async def test_a_hit_search_filled_in_says_it_is_only_the_nearest(
+    server: Any, mem_store: MemoryStore
+) -> None:
+    """ "Why did I begin that language app?" matches nothing closely (cosine 0.247 to its
+    answer): the agent gets the nearest memory, marked as such; a close match is not."""
+    saved = mem_store.save("I'm learning Tamil on Duolingo so I can talk to Paati properly.")
+    async with Client(server) as client:
+        weak = await ok(client, "search_memory", query="Why did I begin that language app?")
+        close = await ok(client, "search_memory", query="learning Tamil on Duolingo")
+    assert [(h["id"], h.get("nearest_only")) for h in weak["items"]] == [(saved.id, True)]
+    assert [(h["id"], h.get("nearest_only")) for h in close["items"]] == [(saved.id, None)]
+
+
 async def test_recall_returns_an_injectable_block(server: Any, mem_store: MemoryStore) -> None:
     saved = mem_store.save("The deploy window is Tuesday 10:00", tags=["ops"])
     async with Client(server) as client:

@@ -78,7 +78,6 @@ def filled(
     *,
     k: int,
     now: datetime,
-    explain: bool,
 ) -> list[SearchHit]:
     """The hits, then, while fewer than `k`, the nearest memories below the vector floor when
     nothing is close in meaning to the query ("Why did I begin that language app?" and "I'm
@@ -87,9 +86,10 @@ def filled(
     `vector` is the vector channel's hits above its floor and the reserve below it: a query
     with any hit above the floor has found what is close and takes no fill. A fill is fused as
     the channel would have fused it at its rank and blended as the hits are (scaled to their
-    best fused score `top`), and never scores above the hit before it. A memory among the
-    candidates already (`taken`) or a repeat (its memory shows, or ranks lower still) is left
-    out.
+    best fused score `top`), and never scores above the hit before it, and it always carries
+    its `fill` channel (its rank among the fills and its cosine), explain or not, so that a
+    client can tell it from a hit. A memory among the candidates already (`taken`) or a repeat
+    (its memory shows, or ranks lower still) is left out.
     """
     above, reserve = vector
     if len(hits) >= k or not reserve or above:
@@ -114,6 +114,6 @@ def filled(
         memory = records[memory_id]
         memory.score = float(decay_scores[index])
         ceiling = min(ceiling, float(final[index]))
-        why = {"fill": ChannelScore(rank=index + 1, score=cosine)} if explain else {}
+        why = {"fill": ChannelScore(rank=index + 1, score=cosine)}
         out.append(SearchHit(memory=memory, score=ceiling, channels=why))
     return out

@@ -73,9 +73,13 @@ def memory_full(memory: Memory) -> dict[str, Any]:
 
 
 def hit_brief(hit: SearchHit) -> dict[str, Any]:
-    """A search hit: the memory's brief, the fused relevance score and, for a memory from an
-    ingested file, where it came from ("cite": "path:start-end", and its heading)."""
+    """A search hit: the memory's brief, the fused relevance score, `"nearest_only": true` for
+    a memory search filled a short list with (nothing was close in meaning to the query) and,
+    for a memory from an ingested file, where it came from ("cite": "path:start-end", and its
+    heading)."""
     brief = {**memory_brief(hit.memory), "relevance": round(hit.score, 3)}
+    if "fill" in hit.channels:
+        brief["nearest_only"] = True
     if hit.citation is not None:
         brief["cite"] = hit.citation.ref
         if hit.citation.heading:

@@ -138,7 +138,8 @@ class MemoryTools:
         include_history: bool = False,
     ) -> Any:
         """Find memories by meaning and words, ranked by relevance and how alive they are;
-        returns previews (open_memories for full text) and next_offset when more follow."""
+        returns previews (open_memories for full text) and next_offset when more follow.
+        nearest_only: nothing matched closely, this is only the nearest memory."""
         hits = self._for(ctx).search(
             query,
             k=offset + k + 1,
