@@ -245,7 +245,6 @@ def _embedding_channels(
     weights: dict[str, float] = {}
     reserve: list[tuple[str, float]] = []
     if settings.vector_weight > 0:
-        filling = filling and request.fill and request.as_of is None
         floor = min(settings.fill_floor, settings.vector_floor) if filling else None
         near = vector_channel(engine, tenant, tx, request.text, flt, pool, pending, graph, floor)
         channels["vector"] = [hit for hit in near if hit[1] >= settings.vector_floor]
@@ -464,9 +463,10 @@ def run_search(
         lexical_ids = [memory_id for memory_id, _ in channels.get("bm25", [])]
         with_graph = (graph, graph_query(engine, graph, request.text, lexical_ids))
     # Only a plain question fills a short list: what was valid at a date or before a change is
-    # for the ledger to say, and recall injects only what passed the floors.
+    # for the ledger to say, and recall (fill=False) injects only what passed the floors.
+    filling = request.fill and request.as_of is None and not (earlier or before)
     embedded, embedded_weights, reserve = _embedding_channels(
-        engine, tenant, tx, request, flt, pending, graph, not (earlier or before)
+        engine, tenant, tx, request, flt, pending, graph, filling
     )
     channels.update(embedded)
     weights.update(embedded_weights)

@@ -107,13 +107,8 @@ def filled(
     final, decay_scores = blend(
         decay, settings.temporal_weight, ids, fused, temporal, now, top or max(fused.values())
     )
+    # Each fill at most the score before it: the last hit's, then the fill's before it.
     ceiling = hits[-1].score if hits else math.inf
-    records = tx.get_memories(ids)
-    out = list(hits)
-    for index, (_, memory_id, cosine) in enumerate(ranked):
-        memory = records[memory_id]
-        memory.score = float(decay_scores[index])
-        ceiling = min(ceiling, float(final[index]))
-        why = {"fill": ChannelScore(rank=index + 1, score=cosine)}
-        out.append(SearchHit(memory=memory, score=ceiling, channels=why))
-    return out
+    capped = np.minimum.accumulate(np.minimum(final, ceiling))
+    why = {m: {"fill": ChannelScore(rank=i + 1, score=c)} for i, (_, m, c) in enumerate(ranked)}
+    return hits + in_order(tx, ids, list(range(len(ids))), capped, decay_scores, why)
