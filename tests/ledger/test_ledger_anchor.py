@@ -141,6 +141,14 @@ def test_a_place_after_a_name_and_a_leaving_verb_before_the_held_value(
     assert [f.object for f in store.facts("user", "gym")] == ["Gym Group"]
 
 
+def test_a_dash_ends_a_clause_not_a_key(store: MemoryStore) -> None:
+    """ "I switched dentists - now going to Dr Lee": the dash is where the change is said, so
+    no key "dentist_going" beside the dentist, whose value changes."""
+    store.save("My dentist is Dr Okafor at Bridge Street Dental")
+    store.save("I switched dentists - now going to Dr Lee at Smile Studio since Dr Okafor retired")
+    assert [(f.relation, f.object) for f in store.facts("user")] == [("dentist", "Dr Lee")]
+
+
 def test_an_allergy_found_not_to_be_one_is_retracted(store: MemoryStore) -> None:
     store.save("I'm allergic to penicillin.")
     store.save("Turns out I'm not allergic to penicillin after all, the test was negative.")

@@ -529,6 +529,8 @@ def _cut(words: list[str], i: int) -> bool:
 
 
 def _relation(text: str) -> str | None:
+    if DASH.search(text):  # "I switched dentists - now going to X": a dash ends a clause
+        return None
     words = RELATION_TIME.sub(" ", text.strip()).split()
     cut = next((i for i, w in enumerate(words) if i and _cut(words, i)), len(words))
     relation = normalize_relation(" ".join(words[:cut]))
@@ -540,6 +542,7 @@ def _relation(text: str) -> str | None:
     return None if parts[0] in NOT_KEY and not hyphenated else relation
 
 
+DASH = re.compile(r"\s[-–—]+\s")
 # A machine named as code names it, then what it is: "the heron-prod-2 box", "db-07 server".
 MACHINE_HEADS = frozenset("box server machine host node vm instance".split())
 CODE_NAME = re.compile(r"^[a-z][\w.]*[-_\d][\w.-]*$")
