@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from mnemex import MemoryStore
-from mnemex.analysis import entities
+from mnemex.analysis import entities, words
 
 
 def _named(text: str, *, use_spacy: bool = True) -> dict[str, str]:
@@ -292,8 +292,26 @@ def test_a_person_span_joined_by_a_lowercase_word_is_split() -> None:
     names = [m.text for m in entities.extract("Yoga Loft lost Owen to Iyengar Institute today.")]
     assert "Owen" in names and "Iyengar Institute" in names
     assert not any(" to " in name for name in names)
-    assert entities._person_parts([("Ana de Armas", "PERSON", 0, 12, "")], "Ana de Armas") == [
+    assert words.person_parts([("Ana de Armas", "PERSON", 0, 12, "")], "Ana de Armas") == [
         ("Ana de Armas", "PERSON", 0, 12, "")
+    ]
+
+
+def test_a_span_that_runs_onto_a_lowercase_function_word_ends_before_it() -> None:
+    """spaCy reads "Dr Okafor at" as one name; no name ends with "at" written lower case, while
+    a lowercase word inside a name and a time's own words stay."""
+    names = [m.text for m in entities.extract("My dentist is Dr Okafor at Bridge Street Dental")]
+    assert "Dr Okafor" in names and "Bridge Street Dental" in names
+    assert not any(name.endswith(" at") for name in names)
+    assert "Bank of America" in [m.text for m in entities.extract("Bank of America called")]
+    spans = [("Dr Okafor at", "ORG", 14, 26, ""), ("at 5pm", "TIME", 27, 33, "")]
+    said = [("Dr", "NNP", 14), ("Okafor", "NNP", 17), ("at", "IN", 24), ("at", "IN", 27)]
+    tagged = [
+        entities.Token(w, tag, "", at, at + len(w)) for w, tag, at in [*said, ("5pm", "CD", 30)]
+    ]
+    assert words.edges_trimmed(spans, tagged) == [
+        ("Dr Okafor", "ORG", 14, 23, ""),
+        ("at 5pm", "TIME", 27, 33, ""),
     ]
 
 

@@ -25,8 +25,9 @@ from mnemex.analysis.words import (
     NOT_NAMES,
     SPACY_MODEL,
     acts,
+    edges_trimmed,
     looks_common,
-    person_trimmed,
+    person_parts,
     unknown_group,
     unknown_name,
     unknown_opener,
@@ -304,43 +305,6 @@ def tag_at(words: Sequence[Token], start: int, end: int) -> str | None:
     return inside[0].tag if len(inside) == 1 else None
 
 
-# Lowercase words a person's name may hold ("Ludwig van Beethoven", "Ana de Armas").
-_PARTICLES = frozenset(
-    "de da das do dos du del della di van von der den ter le la bin ibn al el y".split()
-)
-_RUN = re.compile(r"\S+")
-
-
-def _person_parts(
-    ents: Sequence[tuple[str, str, int, int, str]], text: str
-) -> list[tuple[str, str, int, int, str]]:
-    """spaCy's PERSON spans that hold a lowercase word other than a particle, split into their
-    capitalised runs: "Owen to Iyengar Institute" is Owen and Iyengar Institute (the first run
-    keeps the label, the others have none), as "lost Owen to Iyengar Institute" says."""
-    out = []
-    for ent in map(person_trimmed, ents):
-        ent_text, label, start, _end, ruler_id = ent
-        words = [(m.group(0), start + m.start()) for m in _RUN.finditer(ent_text)]
-        upper = [w[:1].isupper() for w, _ in words]
-        joining = [  # a lowercase word between capitalised ones ("kofi" alone is a name)
-            w[:1].islower() and w not in _PARTICLES and any(upper[:i]) and any(upper[i + 1 :])
-            for i, (w, _) in enumerate(words)
-        ]
-        if label != "PERSON" or ruler_id or not any(joining):
-            out.append(ent)
-            continue
-        runs: list[list[tuple[str, int]]] = [[]]
-        for (word, at), joins in zip(words, joining, strict=True):
-            if joins:
-                runs.append([])
-            else:
-                runs[-1].append((word, at))
-        for run in (r for r in runs if r):
-            first, last = run[0][1], run[-1][1] + len(run[-1][0])
-            out.append((text[first:last], "PERSON" if first == start else "NAME", first, last, ""))
-    return out
-
-
 # What lists things or weighs them against each other: no name spans it ("Octopus, Naomi did
 # the readings", "Oporto vs Porto", "Iceberg + Glue", "Sintra (Pena Palace), Cascais").
 _SEPARATOR = re.compile(r",\s+|\s+(?:vs\.?|versus|\+|/)\s+|\s*[()]\s*")
@@ -376,7 +340,8 @@ def spacy_mentions(nlp: Any, text: str) -> list[Mention]:
     """Entities of the spaCy pipeline (ruler and NER), cleaned; words used as words dropped."""
     words, ents = parse(nlp, text)
     found = []
-    for ent_text, ner_label, start, end, ruler_id in _person_parts(_listed_parts(ents, text), text):
+    spans = _listed_parts(edges_trimmed(ents, words), text)
+    for ent_text, ner_label, start, end, ruler_id in person_parts(spans, text):
         ent_id, label = ruler_id, ner_label
         known = None if ent_id else gazetteer.canonical_map().get(ent_text.casefold())
         if known is not None and known[0] == ent_text:  # NER took a name the late ruler knows

@@ -15,6 +15,7 @@ from collections.abc import Sequence
 from typing import Any, Protocol
 
 from mnemex.analysis import canon
+from mnemex.models import VALUE_LABELS
 from mnemex.text import STOPWORDS, lettered, normalize_name
 
 log = logging.getLogger("mnemex.analysis.entities")
@@ -154,3 +155,73 @@ def person_trimmed(ent: tuple[str, str, int, int, str]) -> tuple[str, str, int, 
     if label != "PERSON" or ruler_id or after is None or after.start() == 0:
         return ent
     return (text[: after.start()], label, start, start + after.start(), ruler_id)
+
+
+# Lowercase words a person's name may hold ("Ludwig van Beethoven", "Ana de Armas").
+_PARTICLES = frozenset(
+    "de da das do dos du del della di van von der den ter le la bin ibn al el y".split()
+)
+_RUN = re.compile(r"\S+")
+
+
+def person_parts(
+    ents: Sequence[tuple[str, str, int, int, str]], text: str
+) -> list[tuple[str, str, int, int, str]]:
+    """spaCy's PERSON spans that hold a lowercase word other than a particle, split into their
+    capitalised runs: "Owen to Iyengar Institute" is Owen and Iyengar Institute (the first run
+    keeps the label, the others have none), as "lost Owen to Iyengar Institute" says."""
+    out = []
+    for ent in map(person_trimmed, ents):
+        ent_text, label, start, _end, ruler_id = ent
+        words = [(m.group(0), start + m.start()) for m in _RUN.finditer(ent_text)]
+        upper = [w[:1].isupper() for w, _ in words]
+        joining = [  # a lowercase word between capitalised ones ("kofi" alone is a name)
+            w[:1].islower() and w not in _PARTICLES and any(upper[:i]) and any(upper[i + 1 :])
+            for i, (w, _) in enumerate(words)
+        ]
+        if label != "PERSON" or ruler_id or not any(joining):
+            out.append(ent)
+            continue
+        runs: list[list[tuple[str, int]]] = [[]]
+        for (word, at), joins in zip(words, joining, strict=True):
+            if joins:
+                runs.append([])
+            else:
+                runs[-1].append((word, at))
+        for run in (r for r in runs if r):
+            first, last = run[0][1], run[-1][1] + len(run[-1][0])
+            out.append((text[first:last], "PERSON" if first == start else "NAME", first, last, ""))
+    return out
+
+
+# Words no name begins or ends with when written in lower case: spaCy's small model lets a
+# span run onto them ("Dr Okafor at" in "My dentist is Dr Okafor at Bridge Street Dental").
+_EDGE_TAGS = frozenset({"IN", "TO", "CC", "DT", "WDT", "RP", "PRP", "PRP$", "MD"})
+
+
+def edges_trimmed(
+    ents: Sequence[tuple[str, str, int, int, str]],
+    words: Sequence[Tagged],
+) -> list[tuple[str, str, int, int, str]]:
+    """spaCy spans (text, label, start, end, ruler id) without the lowercase function words at
+    either edge (a preposition, a conjunction, an article, a pronoun); a ruler's span and a
+    value's (a date, a time: "at 5pm") are kept whole."""
+    out = []
+    for ent in ents:
+        ent_text, label, start, end, ruler_id = ent
+        inside = [w for w in words if start <= w.start and w.start + len(w.text) <= end]
+        if ruler_id or label in VALUE_LABELS or not inside:
+            out.append(ent)
+            continue
+        while inside and _edge(inside[-1]):
+            inside.pop()
+        while inside and _edge(inside[0]):
+            inside.pop(0)
+        if inside:
+            first, last = inside[0].start, inside[-1].start + len(inside[-1].text)
+            out.append((ent_text[first - start : last - start], label, first, last, ruler_id))
+    return out
+
+
+def _edge(word: Tagged) -> bool:
+    return word.tag in _EDGE_TAGS and word.text[:1].islower()
