@@ -8,6 +8,7 @@ capitalised word no dictionary holds, that is no chat shorthand or pronoun, is m
 
 from __future__ import annotations
 
+import bisect
 import functools
 import logging
 import re
@@ -207,9 +208,13 @@ def edges_trimmed(
     either edge (a preposition, a conjunction, an article, a pronoun); a ruler's span and a
     value's (a date, a time: "at 5pm") are kept whole."""
     out = []
+    starts = [w.start for w in words]  # in text order: a span's words are a slice of them
     for ent in ents:
         ent_text, label, start, end, ruler_id = ent
-        inside = [w for w in words if start <= w.start and w.start + len(w.text) <= end]
+        at = bisect.bisect_left(starts, start)
+        inside = [
+            w for w in words[at : bisect.bisect_left(starts, end)] if w.start + len(w.text) <= end
+        ]
         if ruler_id or label in VALUE_LABELS or not inside:
             out.append(ent)
             continue
