@@ -41,6 +41,7 @@ GRID: dict[str, tuple[float, ...]] = {
 START = {name: values[0] for name, values in GRID.items()}
 PASSES = 3
 OBJECTIVE = "R@10"
+SHALLOW = 5  # the k of the row that asks for a short list, as an agent does
 # Baseline: the lexical channel alone, no prior, no context.
 PLAIN_BM25 = {
     "vector_weight": 0.0,
@@ -161,6 +162,15 @@ def run(
             summarise(
                 "Mnemex, default settings",
                 merge_rows([evaluator.rows(_key(defaults), c) for c in everyone]),
+            )
+        )
+        # Every other row slices one deep list; a caller asks for a few. Whatever ranks the top
+        # k differently from the top k of a longer list (review slots, a reserve) shows here.
+        shallow = evaluator.base.replace(**defaults)
+        report.append(
+            summarise(
+                f"  asked for {SHALLOW} (k={SHALLOW}: R@10 and R@20 are its R@{SHALLOW})",
+                merge_rows([ask_all(evaluator.indexed[c], shallow, SHALLOW) for c in everyone]),
             )
         )
         for label, extra in ABLATIONS.items():

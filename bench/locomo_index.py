@@ -52,13 +52,13 @@ def index(conversation: Conversation, settings: Settings) -> Indexed:
     return Indexed(conversation, store, turn_of, clock)
 
 
-def ask_all(indexed: Indexed, settings: Settings) -> Rows:
-    """Every question of the conversation, asked under `settings`, scored."""
+def ask_all(indexed: Indexed, settings: Settings, depth: int = DEPTH) -> Rows:
+    """Every question of the conversation, asked under `settings` for `depth` hits, scored."""
     view = MemoryStore(indexed.store.backend, settings, clock=indexed.clock)
     conversation = indexed.conversation
     rows: Rows = {}
     for question in conversation.questions:
-        hits = view.search(question.text, k=DEPTH)
+        hits = view.search(question.text, k=depth)
         ranked = [indexed.turn_of[hit.memory.id] for hit in hits]
         row = metrics.question_metrics(ranked, question.evidence, conversation.session_of)
         rows.setdefault(question.category, []).append(row)

@@ -94,7 +94,10 @@ def test_metrics() -> None:
     assert metrics.mean_rows([]) == {}
 
 
-def test_cross_validated_report(data: Path, tmp_path: Path) -> None:
+def test_cross_validated_report(
+    data: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(locomo, "SHALLOW", 1)  # the fixture's deep lists find all in five
     report = locomo.run(data, k_folds=3, cache=tmp_path / "cache.db", model=HASH_MODEL)
     labels = [row["row"] for row in report["rows"]]
     assert labels[:3] == [
@@ -104,6 +107,10 @@ def test_cross_validated_report(data: Path, tmp_path: Path) -> None:
     ]
     assert "  no graph" in labels and "  no usage" in labels
     assert all(row["n"] == 18 for row in report["rows"])
+    # The row asked for a short list finds nothing past it, where the deep list does.
+    deep, shallow = report["rows"][2], report["rows"][3]
+    assert shallow["row"].startswith("  asked for 1 ")
+    assert shallow["R@20"] == shallow["R@1"] and deep["R@20"] > deep["R@1"]
     assert len(report["weights"]) == 3 and set(report["weights"][0]) == set(locomo.GRID)
     assert report["rows"][0]["R@20"] >= report["rows"][0]["R@1"]
     usage = report["usage"]
