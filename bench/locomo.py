@@ -166,11 +166,12 @@ def run(
         )
         # Every other row slices one deep list; a caller asks for a few. Whatever ranks the top
         # k differently from the top k of a longer list (review slots, a reserve) shows here.
-        shallow = evaluator.base.replace(**defaults)
         report.append(
             summarise(
                 f"  asked for {SHALLOW} (k={SHALLOW}: R@10 and R@20 are its R@{SHALLOW})",
-                merge_rows([ask_all(evaluator.indexed[c], shallow, SHALLOW) for c in everyone]),
+                merge_rows(
+                    [ask_all(evaluator.indexed[c], evaluator.base, SHALLOW) for c in everyone]
+                ),
             )
         )
         for label, extra in ABLATIONS.items():
