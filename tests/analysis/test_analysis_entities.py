@@ -261,6 +261,17 @@ def test_a_lowercase_word_before_a_noun_is_a_persons_name_only_when_it_is_no_wor
     assert [e["entity_id"] for e in linked] == [rose.id]
 
 
+def test_an_acronym_is_never_the_dictionary_word_it_spells_in_lower_case(
+    mem_store: MemoryStore,
+) -> None:
+    """CAT tools beside "my cat Mochi": a noun before a name does not make the word the
+    acronym, as "the falcon launch" makes "falcon" the project."""
+    mem_store.upsert_entities([{"name": "CAT", "category": "technology"}])
+    assert "CAT" not in [e["text"] for e in mem_store.analyze("my cat Mochi needs pills").entities]
+    linked = [e["text"] for e in mem_store.analyze("memoQ is my CAT tool").entities]
+    assert "CAT" in linked
+
+
 def test_a_node_first_met_in_lower_case_takes_the_capitals_it_is_later_written_with(
     mem_store: MemoryStore,
 ) -> None:

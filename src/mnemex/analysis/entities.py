@@ -25,6 +25,7 @@ from mnemex.analysis.words import (
     NOT_NAMES,
     SPACY_MODEL,
     acts,
+    edge_word,
     edges_trimmed,
     looks_common,
     person_parts,
@@ -529,6 +530,8 @@ def _without_verb(mention: Mention, words: Sequence[Token]) -> Mention:
         inside[0].tag.startswith("VB")
         or (len(inside) > 1 and inside[0] is words[0] and inside[0].text.casefold() in _COMMANDS)
     ):
+        inside = inside[1:]
+    while len(inside) > 1 and edge_word(inside[0]):  # "Vet for Mochi": the verb and its "for"
         inside = inside[1:]
     while len(inside) > 1 and inside[-1].tag in _FINITE_VERBS:
         inside = inside[:-1]  # "kofi rang at 3am": the name, not the call

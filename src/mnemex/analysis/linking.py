@@ -43,12 +43,14 @@ def _common_word(gram: str, entity: Entity, words: Sequence[Token], start: int, 
     Heron app. It must be a dictionary word tagged a common noun, verb or adjective where it
     stands, and not a noun naming the noun after it for a thing that is not a person ("the
     falcon launch slipped" is Project Falcon's launch; "rose petals" are no one's, and "a frank
-    talk" or "nice acidity" are adjectives); "renee" or "tomek" in lowercase still link."""
+    talk" or "nice acidity" are adjectives); "renee" or "tomek" in lowercase still link. An
+    acronym is never its word in lowercase ("my cat Mochi" beside CAT tools)."""
     if gram != gram.casefold() or entity.name == entity.name.casefold() or " " in gram:
         return False
     tag = tag_at(words, start, end)
     after = next((t.tag for t in words if t.start >= end), None)
     naming = tag in _NOUN_TAGS and after in _NOUN_TAGS and entity.category != "person"
+    naming = naming and not entity.name.isupper()
     return tag in canon.WORD_TAGS and not naming and gram in dictionary_words()
 
 

@@ -218,9 +218,9 @@ def edges_trimmed(
         if ruler_id or label in VALUE_LABELS or not inside:
             out.append(ent)
             continue
-        while inside and _edge(inside[-1]):
+        while inside and edge_word(inside[-1]):
             inside.pop()
-        while inside and _edge(inside[0]):
+        while inside and edge_word(inside[0]):
             inside.pop(0)
         if inside:
             first, last = inside[0].start, inside[-1].start + len(inside[-1].text)
@@ -228,5 +228,6 @@ def edges_trimmed(
     return out
 
 
-def _edge(word: Tagged) -> bool:
+def edge_word(word: Tagged) -> bool:
+    """A lowercase function word, which no name starts or ends with ("for Mochi")."""
     return word.tag in _EDGE_TAGS and word.text[:1].islower()
