@@ -161,16 +161,17 @@ def same_value(a: str, b: str) -> bool:
 
 def names_value(said: str, value: str) -> bool:
     """Whether a stated name names a stored value: the same value, or its first or last words
-    ("iPhone" for "iPhone 13", "Civic" for "Honda Civic", "Ridgeway" for "Ridgeway Logistics")."""
+    ("iPhone" for "iPhone 13", "Civic" for "Honda Civic", "Ridgeway" for "Ridgeway Logistics"),
+    or, said with a capital, a run of its words ("Focus" for "2016 Ford Focus estate")."""
     if same_value(said, value):
         return True
     words, whole = value_key(said).split(), value_key(value).split()
-    return (
-        bool(words)
-        and len(" ".join(words)) >= 3
-        and len(words) < len(whole)
-        and (whole[: len(words)] == words or whole[-len(words) :] == words)
-    )
+    if not words or len(" ".join(words)) < 3 or len(words) >= len(whole):
+        return False
+    if whole[: len(words)] == words or whole[-len(words) :] == words:
+        return True
+    runs = (whole[i : i + len(words)] for i in range(1, len(whole) - len(words)))
+    return said[:1].isupper() and len(" ".join(words)) >= 4 and words in runs
 
 
 def preview(text: str, limit: int = PREVIEW_CHARS) -> str:

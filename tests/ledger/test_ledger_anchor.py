@@ -149,6 +149,26 @@ def test_a_dash_ends_a_clause_not_a_key(store: MemoryStore) -> None:
     assert [(f.relation, f.object) for f in store.facts("user")] == [("dentist", "Dr Lee")]
 
 
+def test_a_note_on_a_past_verb_is_the_writers_and_a_reason_after_it_is_no_value(
+    store: MemoryStore,
+) -> None:
+    """ "Moved my notes over to Logseq": no one called Moved; ", Obsidian sync got too pricey"
+    is a clause of its own (a name, its thing and a verb), the reason for the change."""
+    store.save("I use Obsidian for my notes.")
+    store.save("Moved my notes over to Logseq, Obsidian sync got too pricey")
+    assert [(f.relation, f.object) for f in store.facts("user")] == [("note", "Logseq")]
+    store.save("Moved my running logs over to Strava.")
+    assert {f.object for f in store.facts("user")} == {"Logseq", "Strava"}
+
+
+def test_a_thing_handed_on_and_another_bought_is_a_change(store: MemoryStore) -> None:
+    """ "Gave the Focus to my brother, we bought a used Skoda Octavia": the car the Focus was
+    (named by a run of its words), now the Octavia, with no word of change but the giving."""
+    store.save("I drive a 2016 Ford Focus estate.")
+    store.save("Gave the Focus to my brother, we bought a used Skoda Octavia.")
+    assert [(f.relation, f.object) for f in store.facts("user")] == [("car", "Skoda Octavia")]
+
+
 def test_an_allergy_found_not_to_be_one_is_retracted(store: MemoryStore) -> None:
     store.save("I'm allergic to penicillin.")
     store.save("Turns out I'm not allergic to penicillin after all, the test was negative.")

@@ -52,6 +52,25 @@ CASES = [
     ("My new manager from Monday is Victor Han.", (USER, "manager", "Victor Han")),
     # a place leading the sentence is not its subject
     ("At Copperline I'm on the patient-intake team.", (USER, "team", "patient-intake")),
+    # why or when the value came, a clause of its own, is no part of it
+    ("My new accountant is Sofia Lopes since Rui retired.", (USER, "accountant", "Sofia Lopes")),
+    ("Lena went with Ostro Mobile after her old plan doubled.", ("Lena", None, "Ostro Mobile")),
+    ("Kofi moved to Atom Bank once he got the mortgage.", ("Kofi", None, "Atom Bank")),
+    # a note that opens on a past verb and the writer's own thing is the writer's
+    ("Moved my notes over to Logseq.", (USER, "note", "Logseq")),
+    # a new job names the employer, whatever the job is
+    (
+        "Kemi's taking a job teaching maths at Ashfield Academy.",
+        ("Kemi", "employer", "Ashfield Academy"),
+    ),
+    # places in address order: a district then its town, a town then its region
+    ("I live in Jalatlaco, Oaxaca city.", (USER, "city", "Oaxaca")),
+    ("Dana lives in Austin, Texas.", ("Dana", "city", "Austin")),
+    # one thing dropped for another is a change, with or without a subject
+    ("Nadia dropped Vim for Zed.", ("Nadia", None, "Zed")),
+    ("Ditched Trello for Linear, the boards got messy.", (USER, None, "Linear")),
+    # another name kept for a narrower use is an aside
+    ("I use memoQ for CAT work, Trados only when a client insists.", (USER, "cat_work", "memoQ")),
 ]
 
 
@@ -122,6 +141,35 @@ def test_pronouns_point_at_the_last_named_subject() -> None:
         ("Bob", "os", "Debian"),
     ]
     assert extract_facts("He switched to Emacs.") == []  # nobody to point at
+
+
+def test_a_he_or_she_after_a_partner_or_relative_is_that_person() -> None:
+    """ "Partner is Tomás, he works at Estúdio Vale": the partner's employer, not the writer's;
+    "My manager is Hugo. He's great" is the same shape with no key after it."""
+    triples = extract_facts("Partner is Tomás, he works at Estúdio Vale.")
+    assert [(t.subject, t.relation, t.value) for t in triples] == [
+        (USER, "partner", "Tomás"),
+        ("Tomás", "employer", "Estúdio Vale"),
+    ]
+    triples = extract_facts("My sister is Ines. She got a new job at Farfetch as a buyer.")
+    assert [(t.subject, t.relation, t.value) for t in triples][1:] == [
+        ("Ines", "employer", "Farfetch")
+    ]
+
+
+def test_a_kin_word_before_a_name_is_the_writers_kin() -> None:
+    """ "Husband Dev works nights at ...": the writer's husband, and where he works."""
+    triples = extract_facts("Husband Dev works nights at the Royal Infirmary as a radiographer.")
+    assert [(t.subject, t.relation, t.value) for t in triples] == [
+        (USER, "husband", "Dev"),
+        ("Dev", "employer", "Royal Infirmary"),
+    ]
+    assert extract_facts("Aunt Priya's party went fine.") == []
+
+
+def test_a_clause_of_they_and_a_verb_is_no_part_of_the_value() -> None:
+    [client] = extract_facts("My main client is Kodansha USA, they send scripts every week.")
+    assert (client.relation, client.value) == ("main_client", "Kodansha USA")
 
 
 def test_dropping_one_value_for_another_is_one_change() -> None:

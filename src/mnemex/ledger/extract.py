@@ -11,7 +11,7 @@ import dataclasses
 import re
 from dataclasses import dataclass, field
 
-from mnemex.gazetteer import MEDICINE, ROLE_NOUNS
+from mnemex.gazetteer import MEDICINE
 from mnemex.ledger import kinds, shorthand
 from mnemex.ledger.negations import NEGATIONS
 from mnemex.ledger.patterns import (
@@ -70,7 +70,23 @@ from mnemex.ledger.patterns import (
     WHEN,
 )
 from mnemex.ledger.relations import normalize_relation
-from mnemex.ledger.shapes import DATED_ON, HAS_DONE, HEDGED, LOCATED, PERFECT, UNDERGOING
+from mnemex.ledger.shapes import (
+    CODE_NAME,
+    DASH,
+    DATED_ON,
+    GOING_ON,
+    HAS_DONE,
+    HEDGED,
+    LOCATED,
+    MACHINE_HEADS,
+    PERFECT,
+    REASON,
+    REGIONS,
+    UNDERGOING,
+    diary_past,
+    is_role,
+    temporal_form,
+)
 
 USER = "user"  # the subject of first-person statements ("I use Vim", "my editor is Vim")
 
@@ -253,6 +269,11 @@ def _add_clause(found: Extraction, sentence: str, statement: str) -> str | None:
         name = kin.group("name")
         found.triples.append(Triple(USER, normalize_relation(kin.group("who")), name, statement))
     triple = read_clause(sentence, statement)
+    if (triple is None or triple.relation is None) and diary_past(sentence):
+        mine = f"I {sentence[0].lower()}{sentence[1:]}"
+        keyed = read_clause(mine, statement)
+        if keyed is not None and keyed.relation is not None:
+            sentence, triple = mine, keyed
     linked = _linked_names(sentence)  # named by their place in the pattern, whatever their case
     names = linked
     if triple is not None:
@@ -271,6 +292,8 @@ def _add_clause(found: Extraction, sentence: str, statement: str) -> str | None:
             found.entities.append(name)
     if triple is not None and triple.subject != USER:
         return triple.subject
+    if triple is not None and triple.relation and kinds.people_key(triple.relation):
+        return triple.value if kinds.person_named(triple.value) else None  # "Partner is Tomás, he"
     return None
 
 
@@ -413,11 +436,14 @@ def _triple(
         relation = _relation(groups["rel"])
         if relation is None:
             return None
+    if groups.get("within") and value.casefold() in REGIONS:  # "Austin, Texas": Austin
+        value = clean_value(groups["within"]) or value
     relocated = _moved(match, hint)
     if PROGRESSIVE.match(value) or RELATIVE_TIME.match(value):
         return None  # "Dana's team is hiring two developers", "moved the demo to next Tuesday"
     as_rel = AS_REL.search(value)
-    if as_rel and AS_ROLE.match(as_rel.group(0)) and _role(as_rel.group("rel")):
+    hired = hint == "employer"  # "got a new job at Microsoft as a UX researcher": a role
+    if as_rel and AS_ROLE.match(as_rel.group(0)) and (hired or is_role(as_rel.group("rel"))):
         value = clean_value(value[: as_rel.start()]) or ""  # "joined X as a developer": X
         as_rel = None
         if not value:
@@ -449,7 +475,7 @@ def _triple(
     elif hint == "?use":
         verb = "use"
     elif hint == "?any":  # a verb nothing is known of: a guess is taken only when sure
-        if UNSURE.search(match.group(0)) or _GOING_ON.search(match.group(0)):
+        if UNSURE.search(match.group(0)) or GOING_ON.search(match.group(0)):
             return None  # "Carol might try Emacs", "Ama's team is hiring for Atlas": no value
         verb = "any"
     said_before = OWNER.sub("", groups["prev"]) if groups.get("prev") else None
@@ -464,7 +490,7 @@ def _triple(
         relation=relation,
         value=value,
         statement=statement,
-        temporal_form=_form(match.group(0)),
+        temporal_form=temporal_form(match.group(0)),
         correction=correction,
         previous=prev,
         hint=verb_hint,
@@ -509,15 +535,6 @@ def _negation(sentence: str, statement: str, correction: bool) -> Triple | None:
     return None
 
 
-_GOING_ON = re.compile(r"\b(?:is|are|was|were)\s+[a-z]+ing\b", re.IGNORECASE)
-
-
-def _role(text: str) -> bool:
-    """Whether "as a <text>" names a role someone takes ("developer", "senior engineer")."""
-    words = text.lower().split()
-    return bool(words) and words[-1] in ROLE_NOUNS
-
-
 def _cut(words: list[str], i: int) -> bool:
     """Whether the relation phrase ends before word i: a word of place or time ("manager
     at Corvid", "manager there"), or one of direction before it ("boss up here")."""
@@ -542,12 +559,6 @@ def _relation(text: str) -> str | None:
     return None if parts[0] in NOT_KEY and not hyphenated else relation
 
 
-DASH = re.compile(r"\s[-–—]+\s")
-# A machine named as code names it, then what it is: "the heron-prod-2 box", "db-07 server".
-MACHINE_HEADS = frozenset("box server machine host node vm instance".split())
-CODE_NAME = re.compile(r"^[a-z][\w.]*[-_\d][\w.-]*$")
-
-
 def clean_value(text: str | None) -> str | None:
     if text is None:
         return None
@@ -561,7 +572,7 @@ def clean_value(text: str | None) -> str | None:
     if PERFECT.match(value) or UNDERGOING.match(value):
         return None
     value = re.sub(r"^(?:the|a|an)\s+", "", value, flags=re.IGNORECASE)
-    value = _strip_tail(value).strip(" \"'`“”‘’")
+    value = _strip_tail(REASON.sub("", value)).strip(" \"'`“”‘’")
     located = LOCATED.match(value)
     if located is not None:
         value = located.group("name")
@@ -574,15 +585,6 @@ def clean_value(text: str | None) -> str | None:
     if CLAUSE.match(value):  # "accepted an offer from Greenway": a verb and its object
         return None
     return value
-
-
-def _form(text: str) -> str:
-    lowered = text.casefold()
-    if re.search(r"\b(?:usually|every|always|often|each)\b", lowered):
-        return "habitual"
-    if re.search(r"\b(?:was|used to|had)\b", lowered):
-        return "completed"
-    return "ongoing"
 
 
 def looks_named(text: str) -> bool:

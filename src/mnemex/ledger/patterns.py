@@ -221,15 +221,33 @@ PATTERNS: list[tuple[re.Pattern[str], str | None]] = [
     # "Alice lives in Lisbon", "Alice works at Acme": verbs that name their key.
     (
         re.compile(
-            rf"^{SUBJ}{NOW}\s+(?:lives|live|is living|resides|is based|am based)\s+in\s+{VAL}$"
+            rf"^{SUBJ}{NOW}\s+(?:lives|live|is living|resides|is based|am based)\s+in\s+"
+            # "in Jalatlaco, Oaxaca city", "in Partick, Glasgow": the town is the last place
+            rf"(?:(?P<within>[^,;:]{{1,40}}),\s+(?=(?-i:[{UPPER}])))?{VAL}(?:\s+(?-i:city|town))?$"
         ),
         "city",
     ),
     (
-        re.compile(rf"^{SUBJ}{NOW}\s+(?:works|work|is working|am working)\s+(?:at|for)\s+{VAL}$"),
+        re.compile(
+            rf"^{SUBJ}{NOW}\s+(?:works|work|is working|am working)"
+            # "works nights at", "works part-time for": when or how, then where
+            r"(?:\s+(?:nights|days|weekends|shifts|evenings|mornings|remotely|part[- ]time"
+            r"|full[- ]time|freelance|mostly))?"
+            rf"\s+(?:at|for)\s+{VAL}$"
+        ),
         "employer",
     ),
     (re.compile(rf"^{SUBJ}{NOW}\s+(?:has\s+)?joined\s+{VAL}$"), "employer"),
+    # "Tomás got a new job at RTP as a mixing engineer", "I've taken a job with Ørsted"
+    (
+        re.compile(
+            rf"^{SUBJ}(?:['’]s(?=\s))?{NOW}\s+(?:has\s+|have\s+|is\s+|am\s+)?"
+            r"(?:got|gotten|landed|took|taken|taking|accepted|started)\s+(?:a\s+)?(?:new\s+)?job"
+            # "a job teaching science at Highland Park Middle School": what the job is, then where
+            rf"(?:\s+[a-z]+ing(?:\s+[a-z]+){{0,2}})?\s+(?:at|with)\s+{VAL}$"
+        ),
+        "employer",
+    ),
     # "Callum got promoted to head of sound": the role the subject holds from now on
     (
         re.compile(
@@ -438,8 +456,8 @@ NOT_KEY = frozenset("from to over back on in at with for into".split())
 # A capitalised verb that opens a note, followed by its object or particle ("Dropped my iPhone
 # ...", "Switched to ..."): no name ("Meiling moved", "Starling is" are names).
 OPENING_VERB = re.compile(
-    r"^(?:[A-Z][a-z]{3,}(?:ed|ing)|Ended|Sold|Bought|Got|Took|Made|Left|Quit|Gave|Found|Lost|Broke|"
-    r"Sent|Spent|Drove|Began|Became)\s+"
+    r"^(?:[A-Z][a-z]{2,}ed|[A-Z][a-z]{3,}ing|Ended|Sold|Bought|Got|Took|Made|Left|Quit|Gave|"
+    r"Found|Lost|Broke|Sent|Spent|Drove|Began|Became)\s+"
     r"(?:my|our|the|a|an|it|to|from|over|up|off|out|back|into|with|in)\b"
 )
 
@@ -472,7 +490,10 @@ SPLICE = re.compile(
     r"(?:is|was|were|are|am|has|had|have|kept|got)\b"
     r"|(?i:he|she|they|we|I)['’](?:s|re|ve|m|d|ll)\b"  # "..., we've been together"
     r"|(?:it|he|she|they|we)\s+[a-z]{3,}(?:ed|s)\b"
+    r"|(?:they|we|you)\s+[a-z]{2,}\b"  # "..., they send scripts every week"
     rf"|[{UPPER}][\w'’-]+\s+(?:left|quit|retired|resigned)\b"  # "..., Sunita left for Monzo"
+    # "..., Obsidian sync got too pricey": a name, the thing of it it speaks of, and a verb
+    rf"|[{UPPER}][\w.+-]*\s+[a-z]{{3,}}\s+(?:is|was|were|are|has|had|got|kept|went|became)\b"
     # ", which I love", ", leads the ecosystem group": a comment on the value just named
     r"|(?:which|who|whom|whose)\b"
     r"|[a-z]{3,}s\s+(?:the|a|an|my|his|her|their|our|to|in|on|at|for|with)\b"
@@ -484,7 +505,13 @@ DIARY = re.compile(
     r"^(?=(?:(?:finally|just|recently|eventually|also|anyway)\s+)?"
     r"(?:got\s+(?=(?:moved|switched|transferred)\b))?"
     r"(?:switched|changed|moved|migrated|converted|upgraded|downgraded|transitioned|"
-    r"transferred)\s+(?:over\s+)?(?:to|from|back)\b)",
+    r"transferred)\s+(?:over\s+)?(?:to|from|back)\b"
+    # "Dropped memoQ for Phrase TMS", "Swapped the Fiesta for a Yaris": one thing for another
+    r"|(?:ditched|dropped|swapped|traded|exchanged|gave\s+up)\s+[^,;]{1,60}?\s+"
+    rf"(?:for|in\s+favou?r\s+of)\s+(?:the\s+|a\s+|an\s+)?(?-i:\w*[{UPPER}])"
+    rf"|replaced\s+[^,;]{{1,60}}?\s+with\s+(?:the\s+|a\s+|an\s+)?(?-i:\w*[{UPPER}])"
+    # "Gave the Focus to my brother": a thing handed on
+    r"|(?:sold|gave|passed)\s+(?:the|my|our)\s+[^,;]{1,40}?\s+(?:away|on|to)\b)",
     re.IGNORECASE,
 )
 
@@ -542,7 +569,9 @@ OWNERLESS = re.compile(
     rf"^(?=(?:(?:best|closest|oldest|old|new|childhood|current|older|younger|little|big)\s+)?"
     r"(?:(?!(?:his|her|their|its|the|a|an|this|that|these|those|your|my|our|whose|which|what"
     r"|who|every|each|any|no|some)\s)[a-z]+\s+)?"
-    rf"(?:{PEOPLE_NOUNS})\s+(?:is|are)\s+(?-i:[{UPPER}]))",
+    rf"(?:{PEOPLE_NOUNS})\s+(?:is|are)\s+(?-i:[{UPPER}])"
+    # "Son Kai goes to ...", "Husband Dev works nights ...": the kin word, then the name
+    rf"|(?:{PEOPLE_NOUNS})\s+(?-i:[{UPPER}][\w-]+)\s+(?-i:[a-z]))",
     re.IGNORECASE,
 )
 
@@ -573,6 +602,9 @@ KEYED_NOTE = re.compile(
 ASIDE = re.compile(
     r",\s+(?!(?:it|it's|it’s|its|he|she|they|we|you|this|that|there|not|but|and|or|so|now"
     r"|then|never|no|in|at|on|near|with|from|to|for|by|of|off|into|onto)\b)[a-z]"
+    # "I use memoQ, Trados only when a client insists": another name kept for a narrower use
+    rf"|,\s+[{UPPER}][\w.+-]*(?:\s+[{UPPER}][\w.+-]*)*\s+(?:only|just|mostly|occasionally"
+    r"|sometimes|when|if)\s"
 )
 
 # Someone named as what they are to the writer ("sold the Tsuru to my cousin Beto"): a person,

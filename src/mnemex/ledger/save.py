@@ -258,8 +258,9 @@ _CHANGE_CUE = re.compile(
 
 def _overrides_quietly(tx: Tx, triple: Triple, relation: str) -> bool:
     """Whether a guessed key would replace the subject's current value with no word of change:
-    "Ana grew up in Porto" guesses her city, but says nothing of where she lives now."""
-    if _CHANGE_CUE.search(triple.statement):
+    "Ana grew up in Porto" guesses her city, but says nothing of where she lives now. A value
+    said to replace another ("gave the Focus away, bought an Octavia") is a word of change."""
+    if triple.previous is not None or _CHANGE_CUE.search(triple.statement):
         return False
     subject = tx.find_entity(triple.subject)
     if subject is None:
