@@ -326,6 +326,19 @@ def test_a_span_that_runs_onto_a_lowercase_function_word_ends_before_it() -> Non
     ]
 
 
+def test_a_verb_and_a_kin_word_opening_a_note_are_no_part_of_a_name() -> None:
+    """ "Vet for Mochi is ...": the verb spaCy read and its "for" go (no node "for Mochi");
+    "Husband Dev works nights": the husband is Dev, while an aunt is called by the word; the
+    words of a time stay ("this week")."""
+    assert "Mochi" in [m.text for m in entities.extract("Vet for Mochi is Dr. Inês Cardoso.")]
+    assert not any(m.text.startswith("for ") for m in entities.extract("Vet for Mochi is Ana."))
+    names = [m.text for m in entities.extract("Husband Dev works nights at the Royal Infirmary.")]
+    assert "Dev" in names and "Husband Dev" not in names
+    assert "Aunt Priya" in [m.text for m in entities.extract("Aunt Priya is visiting.")]
+    spans = [m.text for m in entities.extract("Priya Nair is my new manager as of this week")]
+    assert "this week" in spans
+
+
 @pytest.mark.parametrize(
     ("text", "name"),
     [

@@ -234,6 +234,12 @@ KIN = frozenset(
     bestie
     """.split()
 )
+# Kin words that open a note before a name and are no part of it ("Husband Dev works nights");
+# an aunt, an uncle, a grandparent or a cousin is called by the word ("Aunt Priya").
+KIN_BEFORE_NAMES = KIN - frozenset(
+    "aunt auntie uncle nan nana granny grandma grandmother grandpa grandfather grandad granddad "
+    "cousin".split()
+)
 _KIN_WORDS = "|".join(sorted(KIN, key=len, reverse=True))
 _KIN_BEFORE = re.compile(
     rf"\b(?:my|our)\s+(?:[\w-]+\s+){{0,2}}?({_KIN_WORDS})\s*,?\s*$", re.IGNORECASE

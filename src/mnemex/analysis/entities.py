@@ -228,8 +228,10 @@ def capitalised_mentions(text: str, tagged: Sequence[Token] = ()) -> list[Mentio
             start += len(words[0]) + 1  # "He's 71", "It's sorted", "Mine's due": no names
             words = words[1:]
         initial = bool(_SENTENCE_END.search(text[:start].rstrip()))
-        if initial and len(words) > 1 and words[0].casefold() in _COMMANDS:
-            start += len(words[0]) + 1  # "Call Priya tomorrow": a note to self, then a name
+        if initial and len(words) > 1 and words[0].casefold() in _COMMANDS | canon.KIN_BEFORE_NAMES:
+            # "Call Priya tomorrow": a note to self, then a name; "Husband Dev works nights":
+            # what the person is to the writer, then the name
+            start += len(words[0]) + 1
             words, initial = words[1:], False
         name = clean(" ".join(words))
         if len(name) < 2 or name.casefold() in NOT_NAMES or _misread(text, start, name):
@@ -526,12 +528,13 @@ def _without_verb(mention: Mention, words: Sequence[Token]) -> Mention:
     goes too when spaCy tagged it a name ("Remind Zoe" -> "Zoe"), and a finite verb that ends
     the run ("kofi rang")."""
     inside = [t for t in words if mention.start <= t.start < mention.end]
+    verbs = 0
     while inside and (
         inside[0].tag.startswith("VB")
         or (len(inside) > 1 and inside[0] is words[0] and inside[0].text.casefold() in _COMMANDS)
     ):
-        inside = inside[1:]
-    while len(inside) > 1 and edge_word(inside[0]):  # "Vet for Mochi": the verb and its "for"
+        inside, verbs = inside[1:], verbs + 1
+    while verbs and len(inside) > 1 and edge_word(inside[0]):  # "Vet for Mochi": and its "for"
         inside = inside[1:]
     while len(inside) > 1 and inside[-1].tag in _FINITE_VERBS:
         inside = inside[:-1]  # "kofi rang at 3am": the name, not the call
