@@ -66,6 +66,15 @@ CASES = [
     # places in address order: a district then its town, a town then its region
     ("I live in Jalatlaco, Oaxaca city.", (USER, "city", "Oaxaca")),
     ("Dana lives in Austin, Texas.", ("Dana", "city", "Austin")),
+    # a named owner's key changed by whoever made the change; what a thing is made with
+    (
+        "Moved Heron's CI over to Buildkite, GitHub Actions minutes got expensive.",
+        ("Heron", "ci", "Buildkite"),
+    ),
+    ("Heron's frontend is written in Svelte.", ("Heron", "frontend", "Svelte")),
+    # a key people keep of themselves, written with no "my", is the writer's
+    ("Diet is vegetarian these days.", (USER, "diet", "vegetarian")),
+    ("Car is a grey Nissan Leaf.", (USER, "car", "grey Nissan Leaf")),
     # one thing dropped for another is a change, with or without a subject
     ("Nadia dropped Vim for Zed.", ("Nadia", None, "Zed")),
     ("Ditched Trello for Linear, the boards got messy.", (USER, None, "Linear")),
@@ -208,6 +217,11 @@ def test_two_clauses_share_their_subject() -> None:
         "Alice thinks it is fine",
         "what editor does Alice use?",
         "",
+        # how a thing is going is no value of it
+        "Team is great.",
+        "Our walks are now chaos.",
+        "School is closed tomorrow.",
+        "My laptop is due for a refresh.",
     ],
 )
 def test_plain_notes_state_no_fact(text: str) -> None:

@@ -79,6 +79,7 @@ from mnemex.ledger.shapes import (
     HEDGED,
     LOCATED,
     MACHINE_HEADS,
+    MADE_WITH,
     PERFECT,
     REASON,
     REGIONS,
@@ -571,16 +572,15 @@ def clean_value(text: str | None) -> str | None:
         value = " ".join(words[:-1])  # "runs on the juniper-vm-8 box": the box is juniper-vm-8
     if PERFECT.match(value) or UNDERGOING.match(value):
         return None
-    value = re.sub(r"^(?:the|a|an)\s+", "", value, flags=re.IGNORECASE)
+    value = MADE_WITH.sub("", re.sub(r"^(?:the|a|an)\s+", "", value, flags=re.IGNORECASE))
     value = _strip_tail(REASON.sub("", value)).strip(" \"'`“”‘’")
     located = LOCATED.match(value)
     if located is not None:
         value = located.group("name")
     if not value or value.casefold() in VALUE_STOP or len(value.split()) > 6:
         return None
-    if value.split()[0].casefold() in PRONOUNS:  # "it keeps coming up" is a clause, not a value
-        return None
-    if value.split()[0].casefold() in LEADING_PREPOSITIONS:  # "runs in the Diadora Gara"
+    # "it keeps coming up" is a clause, not a value; "runs in the Diadora Gara" a place
+    if value.split()[0].casefold() in PRONOUNS | LEADING_PREPOSITIONS:
         return None
     if CLAUSE.match(value):  # "accepted an offer from Greenway": a verb and its object
         return None

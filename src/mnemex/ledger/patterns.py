@@ -211,6 +211,15 @@ PATTERNS: list[tuple[re.Pattern[str], str | None]] = [
         ),
         "?switch",
     ),
+    # "Moved Heron's CI over to Buildkite", "we migrated Atlas's queue to Kafka": the named
+    # owner's key changes, whoever made the change
+    (
+        re.compile(
+            rf"^(?:(?:I|we|{NAMED}){NOW}\s+)?(?i:{SWITCH}|swapped|transferred)\s+"
+            rf"(?P<subj>{NAMED})['’]s\s+{REL}(?:\s+over)?{FROM}\s+(?:to|onto)\s+{VAL}$"
+        ),
+        None,
+    ),
     # "Alice switched her editor to Helix", "Alice moved their database from X to Y"
     (
         re.compile(
@@ -465,9 +474,14 @@ OPENING_VERB = re.compile(
 CLAUSE = re.compile(
     r"^[a-z]{3,}ed\s+(?:a|an|the|my|his|her|their|our|its|it|them|me|us)\b"
     # "my body clock is destroyed": a state the thing is in, not a value it holds
-    r"|^[a-z]{3,}ed$"
+    r"|^[a-z]{3,}ed(?:\s+[a-z]+)*$"  # "the school is closed tomorrow"
     # "her mother is very happy": how someone is, not who or what
     r"|^(?:very|so|really|quite|pretty|super|extremely|rather|fairly|incredibly|totally)\s"
+    # "the team is great", "our walks are now chaos": how it is going, not what it is
+    r"|^(?:great|good|fine|ok|okay|awful|terrible|amazing|brilliant|busy|hectic|boring|chaos"
+    r"|chaotic|lovely|nice|hard|tough|crazy|mad|quiet|rubbish|grim|fun|stressful|exhausting"
+    r"|due|short|long|late|early|ready|done|over|broken|dead|slow|fast|full|empty"
+    r"|a\s+(?:nightmare|mess|disaster|joke))(?:\s+(?:for|to)\b.*)?$"
 )
 # Words after which a relation phrase says where or when, not what ("manager there", "manager at
 # Corvid", "manager from Monday" are the key "manager").
@@ -493,7 +507,8 @@ SPLICE = re.compile(
     r"|(?:they|we|you)\s+[a-z]{2,}\b"  # "..., they send scripts every week"
     rf"|[{UPPER}][\w'’-]+\s+(?:left|quit|retired|resigned)\b"  # "..., Sunita left for Monzo"
     # "..., Obsidian sync got too pricey": a name, the thing of it it speaks of, and a verb
-    rf"|[{UPPER}][\w.+-]*\s+[a-z]{{3,}}\s+(?:is|was|were|are|has|had|got|kept|went|became)\b"
+    rf"|[{UPPER}][\w.+-]*(?:\s+[{UPPER}][\w.+-]*)*\s+[a-z]{{3,}}\s+"
+    r"(?:is|was|were|are|has|had|got|kept|went|became)\b"
     # ", which I love", ", leads the ecosystem group": a comment on the value just named
     r"|(?:which|who|whom|whose)\b"
     r"|[a-z]{3,}s\s+(?:the|a|an|my|his|her|their|our|to|in|on|at|for|with)\b"
@@ -565,13 +580,23 @@ NAMING = re.compile(
 
 # "Best friend is Achieng Odhiambo", "Manager is Grace Liu", "New ward manager is Marcus
 # Fenwick": a note that leaves out its "my" (one word may say what kind: never an owner's).
+# "Manager: Priya Shah", "new boss - Elin Strand", "Allergies: penicillin": a note's label is
+# the key when it is a person's place in the writer's life or a key people keep of themselves.
+_NOTE_KEYS = (
+    r"allerg(?:y|ies)|medications?|meds|diet|car|bike|birthday|anniversary|dentist|doctor|vet"
+    r"|phone|email|address|employer|job|role|job title|title|team|school|gym|editor|laptop|city"
+    r"|hometown|neighbou?rhood|commute|pronouns|blood type|shoe size|dress size|insurance"
+)
 OWNERLESS = re.compile(
     rf"^(?=(?:(?:best|closest|oldest|old|new|childhood|current|older|younger|little|big)\s+)?"
     r"(?:(?!(?:his|her|their|its|the|a|an|this|that|these|those|your|my|our|whose|which|what"
     r"|who|every|each|any|no|some)\s)[a-z]+\s+)?"
     rf"(?:{PEOPLE_NOUNS})\s+(?:is|are)\s+(?-i:[{UPPER}])"
     # "Son Kai goes to ...", "Husband Dev works nights ...": the kin word, then the name
-    rf"|(?:{PEOPLE_NOUNS})\s+(?-i:[{UPPER}][\w-]+)\s+(?-i:[a-z]))",
+    rf"|(?:{PEOPLE_NOUNS})\s+(?-i:[{UPPER}][\w-]+)\s+(?-i:[a-z])"
+    # "Diet is vegetarian these days", "Commute is now the metro": a key people keep of
+    # themselves, no one called Diet
+    rf"|(?=(?-i:[A-Z]))(?:{_NOTE_KEYS})\s+(?:is|are)\s)",
     re.IGNORECASE,
 )
 
@@ -584,13 +609,6 @@ ONE_OF_A_KIND = re.compile(
     rf"(?P<name>(?-i:[{UPPER}])[\w'’-]+(?:\s+(?-i:[{UPPER}])[\w'’-]+)?)(?=[\s,.!?;:]|$)"
 )
 
-# "Manager: Priya Shah", "new boss - Elin Strand", "Allergies: penicillin": a note's label is
-# the key when it is a person's place in the writer's life or a key people keep of themselves.
-_NOTE_KEYS = (
-    r"allerg(?:y|ies)|medications?|meds|diet|car|bike|birthday|anniversary|dentist|doctor|vet"
-    r"|phone|email|address|employer|job|role|job title|title|team|school|gym|editor|laptop|city"
-    r"|hometown|neighbou?rhood|commute|pronouns|blood type|shoe size|dress size|insurance"
-)
 KEYED_NOTE = re.compile(
     r"^(?:(?:new|current|my|our)\s+)?(?P<key>(?:[a-z]+\s+)?(?:"
     rf"{PEOPLE_NOUNS}|{_NOTE_KEYS}))\s*(?::|\s[-–—])\s+(?=\S)",

@@ -58,6 +58,12 @@ HAS_DONE = re.compile(
 
 # "Ama's team is hiring for Atlas": something going on, no value held
 GOING_ON = re.compile(r"\b(?:is|are|was|were)\s+[a-z]+ing\b", re.IGNORECASE)
+# "Heron's frontend is written in Svelte": what it is made with is the value, Svelte
+MADE_WITH = re.compile(
+    r"^(?:written|built|implemented|coded|made|powered|hosted|deployed|running)\s+"
+    r"(?:in|with|on|by)\s+(?=\S)",
+    re.IGNORECASE,
+)
 # "switched dentists - now going to ...": a dash ends a clause, the change is after it
 DASH = re.compile(r"\s[-–—]+\s")
 # A machine named as code names it, then what it is: "the heron-prod-2 box", "db-07 server".
