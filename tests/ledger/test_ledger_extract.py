@@ -72,6 +72,9 @@ CASES = [
         ("Heron", "ci", "Buildkite"),
     ),
     ("Heron's frontend is written in Svelte.", ("Heron", "frontend", "Svelte")),
+    # "X for Name is Value" as a note writes it, with no "the"
+    ("Ops lead for Heron is Marta Kowalski.", ("Heron", "ops_lead", "Marta Kowalski")),
+    ("Vet for Mochi is Dr. Inês Cardoso.", ("Mochi", "vet", "Dr. Inês Cardoso")),
     # a key people keep of themselves, written with no "my", is the writer's
     ("Diet is vegetarian these days.", (USER, "diet", "vegetarian")),
     ("Car is a grey Nissan Leaf.", (USER, "car", "grey Nissan Leaf")),
@@ -222,6 +225,7 @@ def test_two_clauses_share_their_subject() -> None:
         "Our walks are now chaos.",
         "School is closed tomorrow.",
         "My laptop is due for a refresh.",
+        "Behaviour points for Y10 are up 20% on last term.",
     ],
 )
 def test_plain_notes_state_no_fact(text: str) -> None:

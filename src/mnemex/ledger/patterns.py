@@ -191,6 +191,15 @@ PATTERNS: list[tuple[re.Pattern[str], str | None]] = [
     ),
     # "The deploy tool of Project Atlas is Argo CD"
     (re.compile(rf"^the\s+{REL}\s+(?:of|for)\s+{SUBJ}\s+(?:is|are){NOW}\s+{VAL}$", re.I), None),
+    # ... and as a note writes it: "Ops lead for Heron is Marta Kowalski", a name after "for"
+    # and a name or a code for the value ("Slack channel for Orion is #orion-eng")
+    (
+        re.compile(
+            rf"^(?=[A-Z]){REL}\s+(?:of|for)\s+{SUBJ}\s+(?:is|are){NOW}\s+"
+            rf"(?=[{UPPER}#@]|[a-z][\w.]*[-_\d]){VAL}$"
+        ),
+        None,
+    ),
     # "Vim is Alice's editor", "Helix is now my editor"
     (re.compile(rf"^{VAL}\s+is{NOW}\s+{SUBJ}(?:'s|’s)\s+(?:new\s+)?{REL}$"), None),
     (
@@ -480,7 +489,7 @@ CLAUSE = re.compile(
     # "the team is great", "our walks are now chaos": how it is going, not what it is
     r"|^(?:great|good|fine|ok|okay|awful|terrible|amazing|brilliant|busy|hectic|boring|chaos"
     r"|chaotic|lovely|nice|hard|tough|crazy|mad|quiet|rubbish|grim|fun|stressful|exhausting"
-    r"|due|short|long|late|early|ready|done|over|broken|dead|slow|fast|full|empty"
+    r"|due|short|long|late|early|ready|done|over|broken|dead|slow|fast|full|empty|down|up|off|out"
     r"|a\s+(?:nightmare|mess|disaster|joke))(?:\s+(?:for|to)\b.*)?$"
 )
 # Words after which a relation phrase says where or when, not what ("manager there", "manager at
