@@ -72,6 +72,9 @@ CASES = [
         ("Heron", "ci", "Buildkite"),
     ),
     ("Heron's frontend is written in Svelte.", ("Heron", "frontend", "Svelte")),
+    # a name and the street or service it is on: the name
+    ("Pepper's vet is Kirkstall Vets on Abbey Road.", ("Pepper", "vet", "Kirkstall Vets")),
+    ("Project Heron uses Postgres 15 on RDS.", ("Project Heron", None, "Postgres 15")),
     # "X for Name is Value" as a note writes it, with no "the"
     ("Ops lead for Heron is Marta Kowalski.", ("Heron", "ops_lead", "Marta Kowalski")),
     ("Vet for Mochi is Dr. Inês Cardoso.", ("Mochi", "vet", "Dr. Inês Cardoso")),
@@ -226,6 +229,7 @@ def test_two_clauses_share_their_subject() -> None:
         "School is closed tomorrow.",
         "My laptop is due for a refresh.",
         "Behaviour points for Y10 are up 20% on last term.",
+        "booked Denver -> Toronto on Air Canada for May 24-31, seat 22A.",
     ],
 )
 def test_plain_notes_state_no_fact(text: str) -> None:

@@ -29,7 +29,7 @@ PERFECT = re.compile(rf"^[a-z]{{3,}}ed\s+(?-i:[{UPPER}])")
 # "Dr Hughes at Park Lane Surgery", "Sunita Rao at Brightwave", "Dishoom in Manchester": a name,
 # then where the named one is; the value is the name.
 LOCATED = re.compile(
-    rf"^(?P<name>(?:[{UPPER}][\w.'’&-]*\s+){{0,3}}[{UPPER}][\w.'’&-]*)\s+(?:at|in)\s+"
+    rf"^(?P<name>[{UPPER}][\w.'’&-]*(?:\s+[{UPPER}0-9][\w.'’&-]*){{0,3}})\s+(?:at|in|on)\s+"
     rf"(?:the\s+)?(?!(?i:{MONTHS}|{DAYS})\b)[{UPPER}]"  # "in May" is a time
 )
 

@@ -23,6 +23,8 @@ _OWNER = r"(?:my|his|her|their|our)\s+"
 _ARROW = re.compile(
     rf"^(?:(?:(?P<my>my)\s+(?P<rel>{_REL})|(?P<subj>{NAME})(?:'s|’s)\s+(?P<rel2>{_REL})"
     rf"|(?P<subj2>{NAME}))\s*[:,]?\s+)?"
+    # "booked Denver -> Toronto on Air Canada": a trip, not a change of a value
+    r"(?!(?:[a-z]+ed|flew|drove|took|got|went|rode|caught|flying|driving)\s)"
     rf"(?P<prev>{_PART})\s*(?:->|→|=>|-->|⟶)\s*(?P<val>{_PART})"
     rf"(?:\s*\((?:{_OWNER})?(?P<rel3>{_REL})\))?$"
 )
