@@ -11,6 +11,7 @@ from bench import value_keys
 from mnemex import MemoryStore, Settings
 from mnemex.ledger import keyguess, kinds, resolve
 from mnemex.ledger.extract import USER, extract_facts
+from mnemex.text import names_value
 
 T0 = datetime(2026, 1, 1, tzinfo=UTC)
 
@@ -201,3 +202,19 @@ def test_a_person_key_takes_no_lowercase_value(mem_store: MemoryStore) -> None:
     assert mem_store.reviews() == []
     assert [f.object for f in mem_store.facts("user", "manager")] == ["Priya Shah"]
     assert "Priya" in mem_store.search("What is my manager?", k=1)[0].memory.content
+
+
+@pytest.mark.parametrize(
+    ("said", "value", "names"),
+    [
+        ("iPhone", "iPhone 13", True),
+        ("Civic", "Honda Civic", True),
+        ("Focus", "2016 Ford Focus estate", True),  # a run of its words, said with a capital
+        ("focus", "2016 Ford Focus estate", False),  # a word in lowercase may be any word
+        ("Ford Focus", "2016 Ford Focus estate", True),
+        ("Fox", "2016 Ford Focus estate", False),
+        ("Ox", "New Ox Road", False),  # too short to name a value from its middle
+    ],
+)
+def test_a_name_names_a_stored_value_by_its_words(said: str, value: str, names: bool) -> None:
+    assert names_value(said, value) is names
