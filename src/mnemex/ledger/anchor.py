@@ -21,7 +21,8 @@ from dataclasses import dataclass
 from mnemex.ledger import kinds
 from mnemex.ledger.extract import USER, Triple
 from mnemex.ledger.history import LEDGER_STATUSES, store_order
-from mnemex.ledger.patterns import OPENING_VERB, PERSON_BEFORE, WHEN
+from mnemex.ledger.notes import PERSON_BEFORE
+from mnemex.ledger.patterns import OPENING_VERB, WHEN
 from mnemex.ledger.resolve import CALENDAR
 from mnemex.ledger.vocabulary import names_relation, query_words
 from mnemex.models import Fact, FactStatus

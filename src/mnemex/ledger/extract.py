@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from mnemex.gazetteer import MEDICINE
 from mnemex.ledger import kinds, shorthand
 from mnemex.ledger.negations import NEGATIONS
+from mnemex.ledger.notes import ASIDE, KEYED_NOTE, NAMING, ONE_OF_A_KIND, OWNERLESS
 from mnemex.ledger.patterns import (
     ABOUT,
     ADVERBS,
@@ -21,7 +22,6 @@ from mnemex.ledger.patterns import (
     APPOSITIVE,
     AS_REL,
     AS_ROLE,
-    ASIDE,
     CLAUSE,
     DIARY,
     FRAMES,
@@ -32,21 +32,17 @@ from mnemex.ledger.patterns import (
     I_AM,
     I_HAVE,
     IT_OBJECT,
-    KEYED_NOTE,
     LABEL,
     LEAD,
     LEADING_PREPOSITIONS,
     LINKS,
-    NAMING,
     NOT_KEY,
     NOT_NAMES,
     NOT_PREV,
-    ONE_OF_A_KIND,
     OPENING_VERB,
     OUR,
     OWNED,
     OWNER,
-    OWNERLESS,
     PARTICLES,
     PATTERNS,
     PROGRESSIVE,
