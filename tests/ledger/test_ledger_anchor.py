@@ -169,6 +169,14 @@ def test_a_thing_handed_on_and_another_bought_is_a_change(store: MemoryStore) ->
     assert [(f.relation, f.object) for f in store.facts("user")] == [("car", "Skoda Octavia")]
 
 
+def test_a_guess_about_a_word_that_names_no_one_writes_nothing(store: MemoryStore) -> None:
+    """ "Tests run on GitHub Actions": the patterns take the opening word for a subject, but the
+    save's analysis finds no name there and the store knows none, so no key "Tests / ci"."""
+    store.save("Tests run on GitHub Actions, takes about 12 minutes.")
+    store.save("Dev works nights at the Royal Infirmary.")
+    assert [(f.subject, f.relation) for f in store.facts()] == [("Dev", "employer")]
+
+
 def test_an_allergy_found_not_to_be_one_is_retracted(store: MemoryStore) -> None:
     store.save("I'm allergic to penicillin.")
     store.save("Turns out I'm not allergic to penicillin after all, the test was negative.")

@@ -228,6 +228,8 @@ def prepare(
         if triple.verb == "any":
             if choice.relation is None or _overrides_quietly(tx, triple, choice.relation):
                 continue  # "Olu builds Atlas": no key; "Ana grew up in Porto": not her city now
+            if _unnamed(tx, triple.subject, categories):
+                continue  # "Tests run on GitHub Actions": a guess about no one the text names
             plan.entities.extend(n for n in (triple.subject, triple.value) if n != USER)
         if choice.relation is None and not triple.negated:
             plan.unresolved.append(triple.value)
@@ -297,6 +299,14 @@ class _ReadMemo:
             return self._answers[key]
 
         return remembered
+
+
+def _unnamed(tx: Tx, subject: str, categories: dict[str, str] | None) -> bool:
+    """Whether a guessed fact's subject is no name: neither the writer, nor a name this save's
+    analysis found, nor a known entity (the patterns take any capitalised opening word)."""
+    if subject == USER or categories is None:
+        return False
+    return _category(tx, subject, categories) is None and tx.find_entity(subject) is None
 
 
 def _category(tx: Tx, value: str, categories: dict[str, str]) -> str | None:
