@@ -73,7 +73,7 @@ def test_a_quantity_or_a_time_of_day_is_no_name(mem_store: MemoryStore) -> None:
     becomes a node; a name with a number in it still does."""
     from mnemex.analysis.canon import nameworthy
 
-    for value in ("1.2GB", "25 kg", "80%", "Monday 8am", "9:30"):
+    for value in ("1.2GB", "25 kg", "80%", "Monday 8am", "9:30", "#orion-eng", "@kenji"):
         assert not nameworthy(value), value
     for name in ("3M", "iPhone 15", "Python 3.12", "Route 66", "PS5"):
         assert nameworthy(name), name
@@ -81,6 +81,8 @@ def test_a_quantity_or_a_time_of_day_is_no_name(mem_store: MemoryStore) -> None:
     assert "1.2GB" not in saved.memory.entities
     saved = mem_store.save("Biscuit's vet appointment is Monday 8am, he needs his booster")
     assert "Monday 8am" not in saved.memory.entities
+    saved = mem_store.save("Slack channel for Orion is #orion-eng")
+    assert "#orion-eng" not in saved.memory.entities
 
 
 @pytest.mark.parametrize(

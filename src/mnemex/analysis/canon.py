@@ -358,6 +358,8 @@ def nameworthy(name: str) -> bool:
         return False
     if _QUANTITY.match(text) or _TIME_OF_DAY.search(text):
         return False
+    if text[0] in "#@":  # "#orion-eng", "@kenji": where to write, not a thing
+        return False
     words = text.split()
     if len(words) > 4 or title_spans(text) == [(0, len(text))]:
         return False
