@@ -151,8 +151,9 @@ _AFTER_NAME = re.compile(r"\s+(?:\d{1,3}\b|[-–—]\s+[a-z])")
 def person_trimmed(ent: tuple[str, str, int, int, str]) -> tuple[str, str, int, int, str]:
     """A spaCy span (text, label, start, end, ruler id) of a PERSON ending where the name
     does: before an age or a dash and a lowercase word, and starting after a kin word that
-    opens a note ("Husband Dev works nights"). A ruler's span stays whole."""
-    text, label, start, _end, ruler_id = ent
+    leads it ("Husband Dev works nights": Dev; "Aunt Priya" keeps hers, canon.KIN_BEFORE_NAMES).
+    A ruler's span stays whole."""
+    text, label, start, end, ruler_id = ent
     kin, _, rest = text.partition(" ")
     if (
         label == "PERSON"
@@ -161,7 +162,7 @@ def person_trimmed(ent: tuple[str, str, int, int, str]) -> tuple[str, str, int, 
         and rest[:1].isupper()
     ):
         text, start = rest, start + len(kin) + 1
-        ent = (text, label, start, _end, ruler_id)
+        ent = (text, label, start, end, ruler_id)
     after = _AFTER_NAME.search(text)
     if label != "PERSON" or ruler_id or after is None or after.start() == 0:
         return ent

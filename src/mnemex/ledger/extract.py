@@ -227,7 +227,7 @@ def _clauses(sentence: str) -> list[str]:
     if spliced:
         return [*_clauses(first), *_clauses(spliced[0])]
     if DIARY.match(sentence):
-        sentence = "I " + sentence[0].lower() + sentence[1:]
+        sentence = _mine(sentence)
     parts = AND_VERB.split(sentence)
     if len(parts) == 1:
         return parts
@@ -238,6 +238,11 @@ def _clauses(sentence: str) -> list[str]:
     if head is None:
         return parts[:1]
     return [parts[0], *(f"{head.group(0)} {part}" for part in parts[1:])]
+
+
+def _mine(note: str) -> str:
+    """A subjectless note as the writer's: "Switched to Neovim" as "I switched to Neovim"."""
+    return f"I {note[0].lower()}{note[1:]}"
 
 
 def _carried(first: str, part: str) -> str:
@@ -267,10 +272,9 @@ def _add_clause(found: Extraction, sentence: str, statement: str) -> str | None:
         found.triples.append(Triple(USER, normalize_relation(kin.group("who")), name, statement))
     triple = read_clause(sentence, statement)
     if (triple is None or triple.relation is None) and diary_past(sentence):
-        mine = f"I {sentence[0].lower()}{sentence[1:]}"
-        keyed = read_clause(mine, statement)
+        keyed = read_clause(_mine(sentence), statement)
         if keyed is not None and keyed.relation is not None:
-            sentence, triple = mine, keyed
+            sentence, triple = _mine(sentence), keyed
     linked = _linked_names(sentence)  # named by their place in the pattern, whatever their case
     names = linked
     if triple is not None:
